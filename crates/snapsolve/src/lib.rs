@@ -5,4 +5,5 @@
 //! it never needs to know which algorithm answers.
 #![deny(missing_docs)]
 
+pub mod data;
 pub mod set;
