@@ -7,3 +7,4 @@
 
 pub mod data;
 pub mod set;
+pub mod set_photo;

@@ -5,6 +5,7 @@
 //! like cards or grids and hands over upright crops.
 #![deny(missing_docs)]
 
+pub mod crop;
 pub mod decode;
 
 pub use decode::{DecodeError, Limits, decode_image, read_image};

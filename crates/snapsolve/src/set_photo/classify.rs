@@ -1,0 +1,85 @@
+//! The one interface every card classifier implements.
+//!
+//! A classifier receives upright canonical card crops (portrait, long side
+//! vertical, `snapsolve_vision` sizes them) and returns, per crop, a probability
+//! for each value of each attribute. Readings with low confidence or repeated
+//! cards are reported by the caller, never silently accepted.
+
+use image::RgbImage;
+use snapsolve_set::{Attribute, Card};
+
+/// What a classifier believes about one crop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardReading {
+    /// Probabilities of the three values of each attribute, text-form order
+    /// (number, color, shading, shape); each row sums to 1.
+    pub attribute_probabilities: [[f32; 3]; 4],
+}
+
+impl CardReading {
+    /// The most likely card: the most likely value of each attribute.
+    pub fn card(&self) -> Card {
+        let values = self.attribute_probabilities.map(|p| argmax(&p) as u8);
+        // Every value is 0..3 by construction, so the card exists.
+        Card::from_values(values).unwrap_or_else(|| unreachable!("argmax of 3 is below 3"))
+    }
+
+    /// Confidence of the whole reading: the product of the chosen values' probabilities.
+    pub fn confidence(&self) -> f32 {
+        self.attribute_probabilities
+            .iter()
+            .map(|p| p[argmax(p)])
+            .product()
+    }
+
+    /// Probability of one attribute's chosen value.
+    pub fn attribute_confidence(&self, attribute: Attribute) -> f32 {
+        let p = &self.attribute_probabilities[Attribute::ALL
+            .iter()
+            .position(|a| *a == attribute)
+            .unwrap_or(0)];
+        p[argmax(p)]
+    }
+
+    /// Probability the classifier gives a particular card.
+    pub fn probability_of(&self, card: Card) -> f32 {
+        let v = card.values();
+        (0..4)
+            .map(|a| self.attribute_probabilities[a][v[a] as usize])
+            .product()
+    }
+}
+
+fn argmax(p: &[f32; 3]) -> usize {
+    (1..3).fold(0, |best, i| if p[i] > p[best] { i } else { best })
+}
+
+/// Names upright card crops.
+pub trait CardClassifier: Send + Sync {
+    /// Short name, e.g. `network` or `features`.
+    fn name(&self) -> &'static str;
+
+    /// Reads a batch of crops (batching lets networks amortise their overhead).
+    fn classify(&self, crops: &[RgbImage]) -> Vec<CardReading>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_picks_the_likeliest_value_of_each_attribute() {
+        let reading = CardReading {
+            attribute_probabilities: [
+                [0.1, 0.8, 0.1],
+                [0.9, 0.05, 0.05],
+                [0.2, 0.2, 0.6],
+                [0.0, 0.5, 0.5],
+            ],
+        };
+        assert_eq!(reading.card().to_string(), "2-red-open-oval");
+        assert!((reading.confidence() - 0.8 * 0.9 * 0.6 * 0.5).abs() < 1e-6);
+        let card: Card = "1-red-solid-diamond".parse().unwrap();
+        assert!((reading.probability_of(card) - 0.1 * 0.9 * 0.2 * 0.0).abs() < 1e-6);
+    }
+}

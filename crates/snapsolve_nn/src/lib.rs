@@ -1,0 +1,7 @@
+//! Small neural networks for snapsolve, built on candle and run on the CPU.
+//!
+//! One file per network: a `Config` with named presets, `new(&Config, VarBuilder)`,
+//! and `forward` from an input tensor to logits. Inputs are tensors, never
+//! images: turning pixels into tensors is the caller's business. Weights are
+//! loaded only at the program's edge (embedded safetensors).
+#![deny(missing_docs)]
