@@ -160,15 +160,14 @@ fn rank_mod3(mut m: [[u8; 4]; 4]) -> usize {
         };
         m.swap(rank, pivot);
         // Over Z/3 every non-zero value is its own inverse (1*1 = 2*2 = 1).
-        let inv = m[rank][col];
-        for c in 0..4 {
-            m[rank][c] = m[rank][c] * inv % 3;
-        }
-        for r in 0..4 {
-            if r != rank && m[r][col] != 0 {
-                let f = m[r][col];
-                for c in 0..4 {
-                    m[r][c] = (m[r][c] + 3 * 3 - f * m[rank][c]) % 3;
+        let inverse = m[rank][col];
+        let pivot_row = m[rank].map(|v| v * inverse % 3);
+        m[rank] = pivot_row;
+        for (r, row) in m.iter_mut().enumerate() {
+            let factor = row[col];
+            if r != rank && factor != 0 {
+                for (v, p) in row.iter_mut().zip(pivot_row) {
+                    *v = (*v + 3 * 3 - factor * p) % 3;
                 }
             }
         }
