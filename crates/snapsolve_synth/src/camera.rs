@@ -1,0 +1,180 @@
+//! What a phone or webcam does to a flat scene: uneven and coloured light,
+//! glare, defocus, sensor noise and JPEG compression; plus the backgrounds the
+//! cards lie on (cloth, wood, light tables) and clutter that is not a card.
+
+use image::{Rgb, RgbImage};
+use rand::Rng;
+use rand::rngs::StdRng;
+
+/// One random camera and lighting situation.
+#[derive(Clone, Debug)]
+pub struct Camera {
+    /// Per-channel gains (white balance and exposure).
+    pub gains: [f32; 3],
+    /// Brightness slope across the picture (fraction per picture width / height).
+    pub gradient: [f32; 2],
+    /// Glare spot: centre (fractions of the picture), radius (fraction of the width), strength 0..1.
+    pub glare: Option<([f32; 2], f32, f32)>,
+    /// Gaussian blur sigma in pixels (0 = sharp).
+    pub blur: f32,
+    /// Standard deviation of per-pixel noise, in 0..255 units.
+    pub noise: f32,
+    /// JPEG quality, if the picture is compressed.
+    pub jpeg_quality: Option<u8>,
+}
+
+impl Camera {
+    /// A random situation, from a well-lit sharp photo to a dim, warm, blurred webcam frame.
+    /// `scale` is the size of a card in pixels relative to a 96-pixel-wide crop,
+    /// so blur and noise stay comparable at any resolution.
+    pub fn random(rng: &mut StdRng, scale: f32) -> Camera {
+        let exposure = rng.random_range(0.55..1.2f32);
+        let warmth = rng.random_range(-0.12..0.22f32);
+        let tint = rng.random_range(-0.06..0.06f32);
+        let gains = [
+            exposure * (1.0 + warmth),
+            exposure * (1.0 + tint),
+            exposure * (1.0 - warmth),
+        ];
+        let gradient = [rng.random_range(-0.5..0.5), rng.random_range(-0.5..0.5)];
+        let glare = rng.random_bool(0.3).then(|| {
+            (
+                [rng.random_range(0.0..1.0), rng.random_range(0.0..1.0)],
+                rng.random_range(0.1..0.5),
+                rng.random_range(0.2..0.8),
+            )
+        });
+        let blur = if rng.random_bool(0.6) {
+            rng.random_range(0.0..1.6) * scale
+        } else {
+            0.0
+        };
+        Camera {
+            gains,
+            gradient,
+            glare,
+            blur,
+            noise: rng.random_range(0.0..10.0),
+            jpeg_quality: rng.random_bool(0.6).then(|| rng.random_range(35..95)),
+        }
+    }
+
+    /// Photographs `scene` in place.
+    pub fn apply(&self, scene: &mut RgbImage, rng: &mut StdRng) {
+        if self.blur > 0.3 {
+            *scene = imageproc::filter::gaussian_blur_f32(scene, self.blur);
+        }
+        self.light(scene, rng);
+        if let Some(quality) = self.jpeg_quality {
+            jpeg_roundtrip(scene, quality);
+        }
+    }
+
+    fn light(&self, scene: &mut RgbImage, rng: &mut StdRng) {
+        let (w, h) = (scene.width() as f32, scene.height() as f32);
+        for (x, y, px) in scene.enumerate_pixels_mut() {
+            let (fx, fy) = (x as f32 / w, y as f32 / h);
+            let level = 1.0 + self.gradient[0] * (fx - 0.5) + self.gradient[1] * (fy - 0.5);
+            let glare = self.glare.map_or(0.0, |(c, r, s)| {
+                let d2 = ((fx - c[0]) * (fx - c[0])
+                    + (fy - c[1]) * (fy - c[1]) * (h / w) * (h / w))
+                    / (r * r);
+                s * (-d2).exp()
+            });
+            let noise = if self.noise > 0.0 {
+                gaussian(rng) * self.noise
+            } else {
+                0.0
+            };
+            for k in 0..3 {
+                let lit = px.0[k] as f32 * self.gains[k] * level;
+                px.0[k] = (lit + glare * (255.0 - lit) + noise).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+}
+
+/// Compresses and decodes again, leaving JPEG's block and ringing artefacts.
+fn jpeg_roundtrip(scene: &mut RgbImage, quality: u8) {
+    let mut bytes = Vec::new();
+    let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality);
+    if scene.write_with_encoder(encoder).is_err() {
+        return;
+    }
+    if let Ok(decoded) = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg) {
+        *scene = decoded.to_rgb8();
+    }
+}
+
+/// A standard normal sample (Box–Muller).
+pub(crate) fn gaussian(rng: &mut StdRng) -> f32 {
+    let u1: f32 = rng.random_range(f32::EPSILON..1.0);
+    let u2: f32 = rng.random_range(0.0..1.0);
+    (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+}
+
+/// Fills `img` with a random surface: dark cloth, wood, a light table or a busy weave.
+pub fn fill_background(img: &mut RgbImage, rng: &mut StdRng) {
+    let kind = rng.random_range(0..4);
+    let base: [f32; 3] = match kind {
+        0 => [
+            rng.random_range(10.0..70.0),
+            rng.random_range(10.0..70.0),
+            rng.random_range(10.0..80.0),
+        ],
+        1 => [
+            rng.random_range(110.0..190.0),
+            rng.random_range(70.0..130.0),
+            rng.random_range(30.0..80.0),
+        ],
+        2 => [rng.random_range(150.0..235.0); 3].map(|c: f32| c + rng.random_range(-15.0..15.0)),
+        _ => [
+            rng.random_range(40.0..200.0),
+            rng.random_range(40.0..200.0),
+            rng.random_range(40.0..200.0),
+        ],
+    };
+    let freq = rng.random_range(0.02..0.3f32);
+    let phase = rng.random_range(0.0..6.3f32);
+    let amp = rng.random_range(0.0..0.25f32);
+    let grain = rng.random_range(2.0..14.0f32);
+    let angle = rng.random_range(0.0..std::f32::consts::PI);
+    let (ca, sa) = (angle.cos(), angle.sin());
+    for (x, y, px) in img.enumerate_pixels_mut() {
+        let t = x as f32 * ca + y as f32 * sa;
+        let s = -(x as f32) * sa + y as f32 * ca;
+        let pattern = match kind {
+            1 => (t * freq * 0.3 + (s * 0.01).sin() * 3.0 + phase).sin(),
+            3 => ((t * freq).sin() * (s * freq).sin()).signum(),
+            _ => (t * freq + phase).sin() * 0.3,
+        };
+        let level = 1.0 + amp * pattern;
+        let n = rng.random_range(-grain..grain);
+        *px = Rgb(base.map(|c| (c * level + n).clamp(0.0, 255.0) as u8));
+    }
+}
+
+/// Draws a few things that are not cards: boxes, sheets, dark objects.
+pub fn draw_clutter(img: &mut RgbImage, count: usize, rng: &mut StdRng) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    for _ in 0..count {
+        let colour = Rgb([rng.random(), rng.random(), rng.random()]);
+        let cx = rng.random_range(0.0..w);
+        let cy = rng.random_range(0.0..h);
+        let rx = rng.random_range(0.03..0.2) * w;
+        let ry = rng.random_range(0.03..0.2) * h;
+        if rng.random_bool(0.5) {
+            imageproc::drawing::draw_filled_ellipse_mut(
+                img,
+                (cx as i32, cy as i32),
+                rx as i32,
+                ry as i32,
+                colour,
+            );
+        } else {
+            let rect = imageproc::rect::Rect::at((cx - rx) as i32, (cy - ry) as i32)
+                .of_size((2.0 * rx).max(1.0) as u32, (0.4 * ry).max(1.0) as u32);
+            imageproc::drawing::draw_filled_rect_mut(img, rect, colour);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Procedural SET cards for training and testing: all 81 cards of both deck
+//! editions drawn as anti-aliased vectors, photographed by a random camera
+//! (perspective, lighting, glare, white balance, blur, noise, JPEG), either as
+//! the upright crop a classifier receives or as a whole table with every
+//! card's true corners.
+//!
+//! ```
+//! use rand::SeedableRng;
+//! use snapsolve_synth::{Edition, render_crop};
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+//! let crop = render_crop("3-green-open-oval".parse().unwrap(), Edition::Standard, 96, 150, &mut rng);
+//! assert_eq!(crop.dimensions(), (96, 150));
+//! ```
+#![deny(missing_docs)]
+
+pub mod camera;
+pub mod deck;
+pub mod draw;
+pub mod geometry;
+pub mod scene;
+
+pub use camera::Camera;
+pub use deck::{CardStyle, Edition};
+pub use draw::{CARD_ASPECT, render_card};
+pub use geometry::{Quad, composite_card, warp_quad};
+pub use scene::{PlacedCard, Table, TableSpec, render_crop, render_table};
