@@ -16,6 +16,7 @@ pub mod check;
 pub mod finders;
 pub mod hint;
 pub mod layout;
+pub mod stats;
 
 pub use card::{Attribute, Card, ParseCardError};
 pub use layout::{Layout, LayoutError, Triple};

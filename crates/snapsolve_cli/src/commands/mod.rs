@@ -1,6 +1,7 @@
 //! The subcommands, one module per puzzle family.
 
 mod set;
+mod stats;
 
 use clap::Subcommand;
 

@@ -27,6 +27,9 @@ pub enum SetCommand {
     Check(CheckArgs),
     /// Reveal one card of a SET, then two, then the whole SET.
     Hint(HintArgs),
+    /// Exact and simulated statistics: caps, random deals, whole games.
+    #[command(subcommand)]
+    Stats(super::stats::StatsCommand),
 }
 
 /// Where the cards come from.
@@ -119,6 +122,7 @@ pub fn run(command: SetCommand) -> CliResult {
         SetCommand::Solve(args) => solve(&args),
         SetCommand::Check(args) => check_cards(&args),
         SetCommand::Hint(args) => give_hint(&args),
+        SetCommand::Stats(command) => super::stats::run(command),
     }
 }
 
