@@ -5,3 +5,6 @@
 //! images: turning pixels into tensors is the caller's business. Weights are
 //! loaded only at the program's edge (embedded safetensors).
 #![deny(missing_docs)]
+
+pub mod digits;
+pub mod train;

@@ -7,5 +7,6 @@
 
 pub mod crop;
 pub mod decode;
+pub mod grid;
 
 pub use decode::{DecodeError, Limits, decode_image, read_image};

@@ -1,0 +1,65 @@
+//! Draws the grid lattice found in each photo given: `grid_debug OUT_DIR IMAGE...`.
+//! A developer's eye check of grid finding; writes `OUT_DIR/<name>.png`.
+
+use std::path::Path;
+
+use image::Rgb;
+use snapsolve_vision::grid::{darkest_channel, find_grid};
+use snapsolve_vision::{Limits, read_image};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((out_dir, images)) = args.split_first() else {
+        eprintln!("usage: grid_debug OUT_DIR IMAGE...");
+        std::process::exit(2);
+    };
+    for path in images {
+        let Ok(mut rgb) = read_image(Path::new(path), Limits::default()) else {
+            eprintln!("{path}: unreadable");
+            continue;
+        };
+        let start = std::time::Instant::now();
+        let found = find_grid(&darkest_channel(&rgb));
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        match &found {
+            None => println!("{path}: no grid ({ms:.1} ms)"),
+            Some(g) => {
+                println!(
+                    "{path}: score {:.2} corners {:?} ({ms:.1} ms)",
+                    g.line_score, g.corners
+                );
+                for row in &g.lattice.points {
+                    for &(x, y) in row {
+                        for d in -3i32..=3 {
+                            for (dx, dy) in [(d, 0), (0, d)] {
+                                let (px, py) = (x as i32 + dx, y as i32 + dy);
+                                if px >= 0
+                                    && py >= 0
+                                    && (px as u32) < rgb.width()
+                                    && (py as u32) < rgb.height()
+                                {
+                                    rgb.put_pixel(px as u32, py as u32, Rgb([255, 0, 255]));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let name = Path::new(path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let parent = Path::new(path)
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let small = image::imageops::thumbnail(
+            &rgb,
+            640.min(rgb.width()),
+            640.min(rgb.width()) * rgb.height() / rgb.width(),
+        );
+        let _ = small.save(Path::new(out_dir).join(format!("{parent}_{name}.png")));
+    }
+}

@@ -1,0 +1,104 @@
+//! Cutting the 81 cells out of the photo as small squares of ink values.
+//!
+//! Each cell is resampled straight from the full-resolution photo through its own
+//! four lattice corners (no second resampling of a warped copy), averaging several
+//! samples per output pixel when the cell is large, then turned into ink:
+//! `(paper - grey) / (paper - darkest)`, clamped to 0..1, with the paper level
+//! taken per cell (shadows) and the darkest level per grid (so an empty cell stays
+//! near 0 instead of having its noise stretched into strokes).
+
+use image::GrayImage;
+
+use super::Lattice;
+use super::lattice::sample_bilinear;
+
+/// Side of the square each cell is resampled to (the digit network's input).
+pub const CELL_INPUT_SIDE: usize = 28;
+/// Share of the cell cut off on each side, so most of the grid line stays out.
+pub const INSET: f32 = 0.06;
+/// Paper and ink must differ by at least this many grey levels to be stretched.
+const MIN_CONTRAST: f32 = 48.0;
+
+/// Ink values of the 81 cells, row by row, each `CELL_INPUT_SIDE`² values in 0..1.
+#[derive(Clone, Debug)]
+pub struct CellInk {
+    /// `81 * CELL_INPUT_SIDE * CELL_INPUT_SIDE` values, cell after cell, row-major.
+    pub values: Vec<f32>,
+}
+
+impl CellInk {
+    /// The values of one cell (0..81).
+    pub fn cell(&self, index: usize) -> &[f32] {
+        let n = CELL_INPUT_SIDE * CELL_INPUT_SIDE;
+        &self.values[index * n..(index + 1) * n]
+    }
+}
+
+/// Greys of one cell, resampled through its four corners.
+fn cell_greys(gray: &GrayImage, lattice: &Lattice, row: usize, col: usize) -> Vec<f32> {
+    let q = lattice.cell_quad(row, col);
+    let side = CELL_INPUT_SIDE;
+    let width_px = (q[1].0 - q[0].0).hypot(q[1].1 - q[0].1);
+    let height_px = (q[3].0 - q[0].0).hypot(q[3].1 - q[0].1);
+    let per_pixel = width_px.max(height_px) * (1.0 - 2.0 * INSET) / side as f32;
+    let sub = (per_pixel.ceil() as usize).clamp(1, 4);
+    let mut out = Vec::with_capacity(side * side);
+    let span = 1.0 - 2.0 * INSET;
+    for y in 0..side {
+        for x in 0..side {
+            let mut sum = 0.0;
+            for sy in 0..sub {
+                for sx in 0..sub {
+                    let u =
+                        INSET + span * (x as f32 + (sx as f32 + 0.5) / sub as f32) / side as f32;
+                    let v =
+                        INSET + span * (y as f32 + (sy as f32 + 0.5) / sub as f32) / side as f32;
+                    let (px, py) = bilinear_point(&q, u, v);
+                    sum += sample_bilinear(gray, px, py);
+                }
+            }
+            out.push(sum / (sub * sub) as f32);
+        }
+    }
+    out
+}
+
+/// The point at (`u`, `v`) in 0..1 inside a quadrilateral, by bilinear interpolation.
+fn bilinear_point(q: &[(f32, f32); 4], u: f32, v: f32) -> (f32, f32) {
+    let top = (
+        q[0].0 + (q[1].0 - q[0].0) * u,
+        q[0].1 + (q[1].1 - q[0].1) * u,
+    );
+    let bottom = (
+        q[3].0 + (q[2].0 - q[3].0) * u,
+        q[3].1 + (q[2].1 - q[3].1) * u,
+    );
+    (
+        top.0 + (bottom.0 - top.0) * v,
+        top.1 + (bottom.1 - top.1) * v,
+    )
+}
+
+/// The value below which `share` of the values lie.
+fn quantile(values: &[f32], share: f32) -> f32 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let at = ((sorted.len() as f32 - 1.0) * share).round() as usize;
+    sorted.get(at).copied().unwrap_or(0.0)
+}
+
+/// The 81 cells of a grid as ink squares ready for the digit network.
+pub fn sample_cells(gray: &GrayImage, lattice: &Lattice) -> CellInk {
+    let greys: Vec<Vec<f32>> = (0..81)
+        .map(|i| cell_greys(gray, lattice, i / 9, i % 9))
+        .collect();
+    let all: Vec<f32> = greys.iter().flatten().copied().collect();
+    let darkest = quantile(&all, 0.01);
+    let mut values = Vec::with_capacity(all.len());
+    for cell in &greys {
+        let paper = quantile(cell, 0.8);
+        let range = (paper - darkest).max(MIN_CONTRAST);
+        values.extend(cell.iter().map(|&g| ((paper - g) / range).clamp(0.0, 1.0)));
+    }
+    CellInk { values }
+}

@@ -1,0 +1,325 @@
+//! The 10 x 10 line lattice inside a rough grid outline.
+//!
+//! The outline is warped to a square of 9 x [`CELL`] pixels plus a margin. In that
+//! square each of the 20 lines is searched strip by strip (nine strips per line,
+//! within a third of a cell of where a flat grid would put it); the strip positions
+//! found are fitted with a quadratic curve per line (outliers dropped), so a page
+//! that bends or a line that is faint, dotted or hidden under a digit in a few
+//! strips still gets a position everywhere. Crossings of the curves, mapped back
+//! through the warp, are the cells' corners in the photo.
+
+use image::GrayImage;
+use imageproc::contrast::adaptive_threshold;
+use imageproc::geometric_transformations::Projection;
+
+use super::{FoundGrid, Point, Quad};
+
+/// Side of one cell in the rough warp, in pixels.
+pub const CELL: usize = 24;
+/// Margin around the grid in the rough warp: room for the outer lines to move.
+pub const MARGIN: usize = CELL / 2;
+/// Side of the rough warp.
+pub const SIDE: usize = 9 * CELL + 2 * MARGIN;
+/// Share of inner-line samples that must be found for a shape to count as a grid.
+pub const MIN_LINE_SCORE: f32 = 0.45;
+
+/// The 10 x 10 crossings of the grid lines, row of lines by column of lines.
+#[derive(Clone, Debug)]
+pub struct Lattice {
+    /// `points[i][j]`: crossing of horizontal line `i` and vertical line `j`, photo pixels.
+    pub points: [[Point; 10]; 10],
+}
+
+impl Lattice {
+    /// Corners of cell (`row`, `col`): top-left, top-right, bottom-right, bottom-left.
+    pub fn cell_quad(&self, row: usize, col: usize) -> Quad {
+        let p = &self.points;
+        [
+            p[row][col],
+            p[row][col + 1],
+            p[row + 1][col + 1],
+            p[row + 1][col],
+        ]
+    }
+
+    /// The outer corners.
+    pub fn corners(&self) -> Quad {
+        self.cell_quad_span(0, 0, 9)
+    }
+
+    fn cell_quad_span(&self, row: usize, col: usize, span: usize) -> Quad {
+        let p = &self.points;
+        [
+            p[row][col],
+            p[row][col + span],
+            p[row + span][col + span],
+            p[row + span][col],
+        ]
+    }
+
+    /// A flat lattice: the outline divided evenly (used when no line can be seen).
+    pub fn even(quad: &Quad) -> Option<Lattice> {
+        let to_photo = square_to_quad(quad, 9.0, 0.0)?;
+        let mut points = [[(0.0, 0.0); 10]; 10];
+        for (i, row) in points.iter_mut().enumerate() {
+            for (j, p) in row.iter_mut().enumerate() {
+                *p = to_photo * (j as f32, i as f32);
+            }
+        }
+        Some(Lattice { points })
+    }
+}
+
+/// The projection from a square of `side` (offset by `margin`) to the quadrilateral.
+fn square_to_quad(quad: &Quad, side: f32, margin: f32) -> Option<Projection> {
+    let square = [
+        (margin, margin),
+        (margin + side, margin),
+        (margin + side, margin + side),
+        (margin, margin + side),
+    ];
+    Projection::from_control_points(square, *quad)
+}
+
+/// Bilinear sample of a grey image at a real position (edges clamped).
+#[inline]
+pub fn sample_bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
+    let (w, h) = (gray.width() as i32, gray.height() as i32);
+    let x = x.clamp(0.0, (w - 1) as f32);
+    let y = y.clamp(0.0, (h - 1) as f32);
+    let (x0, y0) = (x.floor() as i32, y.floor() as i32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let raw = gray.as_raw();
+    let at = |xx: i32, yy: i32| f32::from(raw[(yy * w + xx) as usize]);
+    let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
+    let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
+    top * (1.0 - fy) + bottom * fy
+}
+
+/// Warps the photo inside `quad` to the rough square; returns it with the
+/// projection from square pixels to photo pixels.
+pub fn rough_warp(gray: &GrayImage, quad: &Quad) -> Option<(GrayImage, Projection)> {
+    let to_photo = square_to_quad(quad, (9 * CELL) as f32, MARGIN as f32)?;
+    let mut out = GrayImage::new(SIDE as u32, SIDE as u32);
+    for y in 0..SIDE {
+        for x in 0..SIDE {
+            let (px, py) = to_photo * (x as f32, y as f32);
+            let v = sample_bilinear(gray, px, py);
+            out.put_pixel(x as u32, y as u32, image::Luma([v.round() as u8]));
+        }
+    }
+    Some((out, to_photo))
+}
+
+/// Dark-line pixels of the rough warp as a row-major boolean map.
+fn line_pixels(warped: &GrayImage) -> Vec<bool> {
+    let mask = adaptive_threshold(warped, (CELL / 2) as u32, 6);
+    mask.as_raw().iter().map(|&v| v == 0).collect()
+}
+
+/// One line's position in each of the nine strips across it (`None` where not seen).
+///
+/// `horizontal`: the line runs along x and its position is a y.
+fn strip_positions(dark: &[bool], line: usize, horizontal: bool) -> [Option<f32>; 9] {
+    let expected = (MARGIN + line * CELL) as i32;
+    let reach = (CELL / 3) as i32;
+    let mut found = [None; 9];
+    for (strip, slot) in found.iter_mut().enumerate() {
+        let start = MARGIN + strip * CELL;
+        let count_at = |pos: i32| -> f32 {
+            if pos < 0 || pos >= SIDE as i32 {
+                return 0.0;
+            }
+            let pos = pos as usize;
+            (start..start + CELL)
+                .filter(|&t| {
+                    let idx = if horizontal {
+                        pos * SIDE + t
+                    } else {
+                        t * SIDE + pos
+                    };
+                    dark[idx]
+                })
+                .count() as f32
+        };
+        let counts: Vec<(i32, f32)> = (expected - reach..=expected + reach)
+            .map(|p| (p, count_at(p)))
+            .collect();
+        let Some(&(peak, best)) = counts.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            continue;
+        };
+        // A line crosses most of the strip; a digit's stroke does not.
+        if best < 0.6 * CELL as f32 {
+            continue;
+        }
+        // Centre of the run of rows around the peak that are nearly as full (thick lines).
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for &(p, c) in &counts {
+            if (p - peak).abs() <= 4 && c >= 0.6 * best {
+                sum += p as f32 * c;
+                weight += c;
+            }
+        }
+        *slot = Some(sum / weight);
+    }
+    found
+}
+
+/// Least-squares quadratic `pos = a + b t + c t^2` through the strip samples, with
+/// one round of outlier removal; falls back to a straight line, then to `None`.
+fn fit_curve(samples: &[(f32, f32)]) -> Option<[f32; 3]> {
+    let fit = |pts: &[(f32, f32)]| -> Option<[f32; 3]> {
+        if pts.len() >= 5 {
+            fit_poly(pts, 3)
+        } else if pts.len() >= 2 {
+            fit_poly(pts, 2)
+        } else {
+            None
+        }
+    };
+    let first = fit(samples)?;
+    let kept: Vec<(f32, f32)> = samples
+        .iter()
+        .copied()
+        .filter(|&(t, v)| (eval(&first, t) - v).abs() <= CELL as f32 / 8.0)
+        .collect();
+    if kept.len() == samples.len() {
+        return Some(first);
+    }
+    fit(&kept)
+}
+
+fn eval(c: &[f32; 3], t: f32) -> f32 {
+    c[0] + c[1] * t + c[2] * t * t
+}
+
+/// Least squares for a polynomial with `terms` coefficients (2 or 3), in f64,
+/// with the abscissa centred and scaled so the normal equations stay well posed.
+fn fit_poly(pts: &[(f32, f32)], terms: usize) -> Option<[f32; 3]> {
+    let centre = SIDE as f64 / 2.0;
+    let scale = SIDE as f64 / 2.0;
+    let mut ata = [[0.0f64; 3]; 3];
+    let mut atb = [0.0f64; 3];
+    for &(t, v) in pts {
+        let s = (f64::from(t) - centre) / scale;
+        let basis = [1.0, s, s * s];
+        for i in 0..terms {
+            atb[i] += basis[i] * f64::from(v);
+            for j in 0..terms {
+                ata[i][j] += basis[i] * basis[j];
+            }
+        }
+    }
+    let sol = solve_small(&ata, &atb, terms)?;
+    // Back from the scaled abscissa s = (t - centre) / scale to t.
+    let (a, b, c) = (sol[0], sol[1] / scale, sol[2] / (scale * scale));
+    Some([
+        (a - b * centre + c * centre * centre) as f32,
+        (b - 2.0 * c * centre) as f32,
+        c as f32,
+    ])
+}
+
+/// Gaussian elimination with partial pivoting on the leading `n` x `n` block.
+fn solve_small(a: &[[f64; 3]; 3], b: &[f64; 3], n: usize) -> Option<[f64; 3]> {
+    let mut m = [[0.0f64; 4]; 3];
+    for i in 0..n {
+        m[i][..n].copy_from_slice(&a[i][..n]);
+        m[i][3] = b[i];
+    }
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs()))?;
+        if m[pivot][col].abs() < 1e-9 {
+            return None;
+        }
+        m.swap(col, pivot);
+        for row in 0..n {
+            if row != col {
+                let f = m[row][col] / m[col][col];
+                let pivot_row = m[col];
+                for (target, source) in m[row].iter_mut().zip(pivot_row) {
+                    *target -= f * source;
+                }
+            }
+        }
+    }
+    let mut out = [0.0; 3];
+    for i in 0..n {
+        out[i] = m[i][3] / m[i][i];
+    }
+    Some(out)
+}
+
+/// Curves for the ten lines of one direction and how many inner-line strips were seen.
+fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize) {
+    let mut curves = [[0.0f32; 3]; 10];
+    let mut seen_inner = 0;
+    for (line, curve) in curves.iter_mut().enumerate() {
+        let found = strip_positions(dark, line, horizontal);
+        let samples: Vec<(f32, f32)> = found
+            .iter()
+            .enumerate()
+            .filter_map(|(s, p)| p.map(|v| ((MARGIN + s * CELL + CELL / 2) as f32, v)))
+            .collect();
+        if (1..9).contains(&line) {
+            seen_inner += samples.len();
+        }
+        let flat = [(MARGIN + line * CELL) as f32, 0.0, 0.0];
+        *curve = fit_curve(&samples).unwrap_or(flat);
+        // A fit that wandered off (too few or wild samples) is worse than flat.
+        let mid = eval(curve, (SIDE / 2) as f32);
+        if (mid - flat[0]).abs() > CELL as f32 / 2.0 || curve[2].abs() > 0.01 {
+            *curve = flat;
+        }
+    }
+    (curves, seen_inner)
+}
+
+/// Fits the lattice inside a rough outline; the outline is refined once when the
+/// outer lines are found away from it.
+pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
+    let first = fit_once(gray, quad)?;
+    let moved = first
+        .corners
+        .iter()
+        .zip(quad.iter())
+        .map(|(a, b)| (a.0 - b.0).hypot(a.1 - b.1))
+        .fold(0.0f32, f32::max);
+    let cell_px = (super::quad_area(quad)).sqrt() / 9.0;
+    if moved > cell_px / 6.0
+        && let Some(second) = fit_once(gray, &first.corners)
+        && second.line_score >= first.line_score
+    {
+        return Some(second);
+    }
+    Some(first)
+}
+
+fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
+    let (warped, to_photo) = rough_warp(gray, quad)?;
+    let dark = line_pixels(&warped);
+    let (rows, seen_h) = fit_lines(&dark, true);
+    let (cols, seen_v) = fit_lines(&dark, false);
+    let mut points = [[(0.0f32, 0.0f32); 10]; 10];
+    for (i, row) in points.iter_mut().enumerate() {
+        for (j, p) in row.iter_mut().enumerate() {
+            // Crossing of y = rows[i](x) and x = cols[j](y), by fixed-point iteration
+            // (both curves are nearly straight, so three rounds converge).
+            let mut x = (MARGIN + j * CELL) as f32;
+            let mut y = (MARGIN + i * CELL) as f32;
+            for _ in 0..3 {
+                y = eval(&rows[i], x);
+                x = eval(&cols[j], y);
+            }
+            *p = to_photo * (x, y);
+        }
+    }
+    let lattice = Lattice { points };
+    let line_score = (seen_h + seen_v) as f32 / (2 * 8 * 9) as f32;
+    Some(FoundGrid {
+        corners: lattice.corners(),
+        lattice,
+        line_score,
+    })
+}

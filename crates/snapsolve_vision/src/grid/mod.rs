@@ -1,0 +1,139 @@
+//! Finding a sudoku grid in a photo and cutting out its 81 cells.
+//!
+//! The steps, each in its own module:
+//! 1. [`outline`]: seed 002's method on a shrunken copy (blur, adaptive threshold,
+//!    dilate, outer contours), but every large convex four-sided contour is a
+//!    candidate, not only the largest; each is scored by how well a 10 x 10 line
+//!    lattice fits inside it, so a page border or a photo beside the grid loses.
+//! 2. [`lattice`]: after a rough perspective warp, the ten horizontal and ten
+//!    vertical lines are located strip by strip and fitted with quadratic curves, so
+//!    bent pages, thick, faint or broken lines still give every cell's own corners.
+//!    The outer corners reported are the lattice's, refined this way.
+//! 3. [`cells`]: each cell is resampled from the full-resolution photo through its
+//!    own four corners into a small square of ink values (0 = paper, 1 = ink).
+
+pub mod cells;
+pub mod lattice;
+pub mod outline;
+
+use image::{GrayImage, RgbImage};
+
+pub use cells::{CELL_INPUT_SIDE, CellInk, sample_cells};
+pub use lattice::Lattice;
+
+/// A point in photo pixel coordinates.
+pub type Point = (f32, f32);
+
+/// Four corners: top-left, top-right, bottom-right, bottom-left.
+pub type Quad = [Point; 4];
+
+/// A grid found in a photo.
+#[derive(Clone, Debug)]
+pub struct FoundGrid {
+    /// The outer corners (top-left, top-right, bottom-right, bottom-left), in photo pixels.
+    pub corners: Quad,
+    /// All 10 x 10 line crossings, in photo pixels.
+    pub lattice: Lattice,
+    /// Share of the inner line samples that were found (0..1): how grid-like it is.
+    pub line_score: f32,
+}
+
+/// The grey used for finding and reading: the darkest of the three channels.
+///
+/// Coloured print and ink (red digits, blue ballpoint) stay dark, where plain luma
+/// would turn red into a middle grey.
+pub fn darkest_channel(image: &RgbImage) -> GrayImage {
+    let (width, height) = image.dimensions();
+    let data = image
+        .as_raw()
+        .chunks_exact(3)
+        .map(|p| p[0].min(p[1]).min(p[2]))
+        .collect();
+    GrayImage::from_raw(width, height, data).unwrap_or_else(|| GrayImage::new(width, height))
+}
+
+/// Finds the sudoku grid in a grey photo, or `None` when nothing grid-like is there.
+pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
+    let candidates = outline::candidate_quads(gray);
+    let mut best: Option<FoundGrid> = None;
+    for quad in candidates {
+        let Some(found) = lattice::fit_lattice(gray, &quad) else {
+            continue;
+        };
+        let better = match &best {
+            None => true,
+            Some(b) => found.line_score * found.area() > b.line_score * b.area(),
+        };
+        if better {
+            best = Some(found);
+        }
+    }
+    best.filter(|b| b.line_score >= lattice::MIN_LINE_SCORE)
+}
+
+impl FoundGrid {
+    /// Area of the outer quadrilateral, in square pixels.
+    pub fn area(&self) -> f32 {
+        quad_area(&self.corners)
+    }
+}
+
+/// Area of a quadrilateral (shoelace formula; corners in order).
+pub fn quad_area(q: &Quad) -> f32 {
+    let mut twice = 0.0;
+    for i in 0..4 {
+        let (x0, y0) = q[i];
+        let (x1, y1) = q[(i + 1) % 4];
+        twice += x0 * y1 - x1 * y0;
+    }
+    twice.abs() / 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp};
+
+    /// A white page with a 9 x 9 grid (thick box lines) drawn flat, then put in
+    /// perspective; returns the photo and where its outer corners went.
+    fn tilted_grid() -> (GrayImage, Quad) {
+        let mut flat = GrayImage::from_pixel(400, 400, image::Luma([235]));
+        for k in 0..10u32 {
+            let pos = 20 + k * 40;
+            let thick = if k % 3 == 0 { 2 } else { 0 };
+            for t in pos - thick..=pos + thick {
+                for s in 20..=380 {
+                    flat.put_pixel(s, t, image::Luma([30]));
+                    flat.put_pixel(t, s, image::Luma([30]));
+                }
+            }
+        }
+        let from = [(20.0, 20.0), (380.0, 20.0), (380.0, 380.0), (20.0, 380.0)];
+        let to = [(70.0, 40.0), (350.0, 60.0), (370.0, 330.0), (40.0, 350.0)];
+        let projection = Projection::from_control_points(from, to).expect("a valid projection");
+        let photo = warp(
+            &flat,
+            projection,
+            Interpolation::Bilinear,
+            Border::Constant(image::Luma([90])),
+        );
+        (photo, to)
+    }
+
+    #[test]
+    fn finds_a_tilted_grid_and_its_corners() {
+        let (photo, truth) = tilted_grid();
+        let found = find_grid(&photo).expect("a grid");
+        for (got, want) in found.corners.iter().zip(truth) {
+            let error = (got.0 - want.0).hypot(got.1 - want.1);
+            assert!(error < 3.0, "corner {got:?} is {error:.1} px from {want:?}");
+        }
+        assert!(found.line_score > 0.9, "score {}", found.line_score);
+    }
+
+    #[test]
+    fn a_blank_page_has_no_grid() {
+        let blank = GrayImage::from_pixel(300, 200, image::Luma([200]));
+        assert!(find_grid(&blank).is_none());
+    }
+}
