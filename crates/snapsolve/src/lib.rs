@@ -8,3 +8,4 @@
 pub mod data;
 pub mod set;
 pub mod set_photo;
+pub mod sudoku;
