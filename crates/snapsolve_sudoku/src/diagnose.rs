@@ -123,7 +123,13 @@ mod tests {
         grid.set(9 * 5, 9);
         assert_eq!(
             explain_no_solution(&grid),
-            [NoSolution::DeadCell { cell: 0 }]
+            [
+                NoSolution::DeadCell { cell: 0 },
+                NoSolution::NoPlace {
+                    digit: 9,
+                    unit: Unit::Row(0)
+                }
+            ]
         );
         assert!(explain_no_solution(&grid)[0].to_string().contains("r1c1"));
 
