@@ -8,4 +8,5 @@
 pub mod data;
 pub mod set;
 pub mod set_photo;
+pub mod sudoku;
 pub mod sudoku_photo;

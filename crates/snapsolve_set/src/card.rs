@@ -111,7 +111,11 @@ impl Attribute {
 }
 
 /// One of the 81 SET cards.
+///
+/// `repr(transparent)`: a slice of cards is a slice of index bytes, which the
+/// vectorised finder loads into one register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct Card(u8);
 
 impl Card {

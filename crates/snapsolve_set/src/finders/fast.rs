@@ -1,19 +1,19 @@
-//! Engine 4, the default: a compile-time table of third cards and a card-to-position array.
+//! Engine 4, the default: third-card tables and a card-to-position map, one row of pairs at a time.
 //!
-//! Data layout of the hot loop:
+//! Two implementations of the same idea, chosen at run time:
 //!
-//! ```text
-//!   THIRD: [[Card; 81]; 81]   6,561 bytes, fits in L1; row a = the completing card of (a, b) for every b
-//!   slot:  [u8; 81]           slot[card] = position + 1 if the card is on the table, else 0
+//! - [`vbmi`] (x86-64 with AVX-512 VBMI, layouts of up to 64 cards): all pairs
+//!   `(i, j > i)` of a row in one register, two byte permutes per row. The data
+//!   layout and the measurements are beside its loop.
+//! - [`portable`] everywhere else (other CPUs, the 65..81-card layouts): the same
+//!   tables, one pair at a time.
 //!
-//!   for i < j:   k = slot[THIRD[c_i][c_j]]     two dependent byte loads, no arithmetic
-//!                k > j + 1  ⇔  the third card lies after j  (0 = absent fails for free)
-//! ```
-//!
-//! Storing `position + 1` lets "absent" and "already counted" share one compare,
-//! so the loop has a single, well-predicted branch. Alternatives measured in
-//! `BENCHMARKS.md`: a hash map (engine 2) and attribute arithmetic per pair are
-//! several times slower; counting without listing drops even that branch.
+//! Both return exactly what engine 1 returns; the tests at the bottom of this
+//! file check each against it, so the fallback stays tested on machines that
+//! would never run it.
+
+#[cfg(target_arch = "x86_64")]
+mod vbmi;
 
 use super::{EngineError, SetFinder};
 use crate::card::Card;
@@ -33,14 +33,18 @@ impl SetFinder for Fast {
     }
 }
 
-/// Card-to-position map: `position + 1`, or 0 for a card not on the table.
+/// Whether the vectorised core can take this layout on this CPU.
 #[inline]
-fn slots(cards: &[Card]) -> [u8; Card::COUNT] {
-    let mut slot = [0u8; Card::COUNT];
-    for (position, card) in cards.iter().enumerate() {
-        slot[card.index() as usize] = position as u8 + 1;
+fn use_vbmi(cards: &[Card]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        cards.len() <= vbmi::MAX_CARDS && vbmi::available()
     }
-    slot
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = cards;
+        false
+    }
 }
 
 /// All SETs among distinct cards, sorted. Cards must be distinct (a [`Layout`] is).
@@ -53,38 +57,158 @@ pub fn find_sets(cards: &[Card]) -> Vec<Triple> {
 /// Like [`find_sets`], appending to a buffer the caller reuses (no allocation once warm).
 pub fn find_sets_into(cards: &[Card], sets: &mut Vec<Triple>) {
     debug_assert!(cards.len() <= Card::COUNT);
-    let slot = slots(cards);
-    for (i, &a) in cards.iter().enumerate() {
-        let row = Card::third_row(a);
-        for (j, &b) in cards.iter().enumerate().skip(i + 1) {
-            let k = slot[row[b.index() as usize].index() as usize] as usize;
-            if k > j + 1 {
-                sets.push([i, j, k - 1]);
+    #[cfg(target_arch = "x86_64")]
+    if use_vbmi(cards) {
+        // SAFETY: `use_vbmi` checked the CPU features and the size limit.
+        unsafe { vbmi::find_sets_into(cards, sets) };
+        return;
+    }
+    portable::find_sets_into(cards, sets);
+}
+
+/// Number of SETs, without listing them.
+pub fn count_sets(cards: &[Card]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if use_vbmi(cards) {
+        // SAFETY: as in `find_sets_into`.
+        return unsafe { vbmi::count_sets(cards) };
+    }
+    portable::count_sets(cards)
+}
+
+/// Whether at least one SET is present; stops at the first row that has one.
+pub fn has_set(cards: &[Card]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if use_vbmi(cards) {
+        // SAFETY: as in `find_sets_into`.
+        return unsafe { vbmi::has_set(cards) };
+    }
+    portable::has_set(cards)
+}
+
+/// The portable core: one pair at a time (the fallback, public so it can be measured).
+///
+/// ```text
+///   THIRD: [[Card; 81]; 81]   6,561 bytes, fits in L1; row a = the completing card of (a, b) for every b
+///   slot:  [u8; 81]           slot[card] = position + 1 if the card is on the table, else 0
+///
+///   for i < j:   k = slot[THIRD[c_i][c_j]]     two dependent byte loads, no arithmetic
+///                k > j + 1  ⇔  the third card lies after j  (0 = absent fails for free)
+/// ```
+///
+/// Storing `position + 1` lets "absent" and "already counted" share one compare,
+/// so the loop has a single branch, taken only on a SET.
+pub mod portable {
+    use crate::card::Card;
+    use crate::layout::Triple;
+
+    /// Card-to-position map: `position + 1`, or 0 for a card not on the table.
+    #[inline]
+    fn slots(cards: &[Card]) -> [u8; Card::COUNT] {
+        let mut slot = [0u8; Card::COUNT];
+        for (position, card) in cards.iter().enumerate() {
+            slot[card.index() as usize] = position as u8 + 1;
+        }
+        slot
+    }
+
+    /// All SETs, appended to `sets` (see [`super::find_sets_into`]).
+    pub fn find_sets_into(cards: &[Card], sets: &mut Vec<Triple>) {
+        let slot = slots(cards);
+        for (i, &a) in cards.iter().enumerate() {
+            let row = Card::third_row(a);
+            for (j, &b) in cards.iter().enumerate().skip(i + 1) {
+                let k = slot[row[b.index() as usize].index() as usize] as usize;
+                if k > j + 1 {
+                    sets.push([i, j, k - 1]);
+                }
             }
         }
     }
+
+    /// Number of SETs: every SET is seen from its three pairs.
+    pub fn count_sets(cards: &[Card]) -> usize {
+        let slot = slots(cards);
+        let mut hits = 0usize;
+        for (i, &a) in cards.iter().enumerate() {
+            let row = Card::third_row(a);
+            for &b in &cards[i + 1..] {
+                hits += (slot[row[b.index() as usize].index() as usize] != 0) as usize;
+            }
+        }
+        hits / 3
+    }
+
+    /// Whether at least one SET is present.
+    pub fn has_set(cards: &[Card]) -> bool {
+        let slot = slots(cards);
+        cards.iter().enumerate().any(|(i, &a)| {
+            let row = Card::third_row(a);
+            cards[i + 1..]
+                .iter()
+                .any(|&b| slot[row[b.index() as usize].index() as usize] != 0)
+        })
+    }
 }
 
-/// Number of SETs, without listing them: every SET is seen from its three pairs.
-pub fn count_sets(cards: &[Card]) -> usize {
-    let slot = slots(cards);
-    let mut hits = 0usize;
-    for (i, &a) in cards.iter().enumerate() {
-        let row = Card::third_row(a);
-        for &b in &cards[i + 1..] {
-            hits += (slot[row[b.index() as usize].index() as usize] != 0) as usize;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finders::find_sets_brute;
+
+    /// Seeded layouts of every size 0..=81 (xorshift, so the test needs no generator crate).
+    fn sample_layouts() -> Vec<Vec<Card>> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut layouts = Vec::new();
+        for round in 0..40 {
+            for n in 0..=Card::COUNT {
+                let mut deck: Vec<Card> = Card::all().collect();
+                for k in (1..deck.len()).rev() {
+                    deck.swap(k, (next() % (k as u64 + 1)) as usize);
+                }
+                deck.truncate(if round % 2 == 0 { n } else { n.min(21) });
+                layouts.push(deck);
+            }
+        }
+        layouts
+    }
+
+    #[test]
+    fn portable_core_matches_brute_force() {
+        for cards in sample_layouts() {
+            let expected = find_sets_brute(&cards);
+            let mut found = Vec::new();
+            portable::find_sets_into(&cards, &mut found);
+            assert_eq!(found, expected, "{cards:?}");
+            assert_eq!(portable::count_sets(&cards), expected.len());
+            assert_eq!(portable::has_set(&cards), !expected.is_empty());
         }
     }
-    hits / 3
-}
 
-/// Whether at least one SET is present; stops at the first.
-pub fn has_set(cards: &[Card]) -> bool {
-    let slot = slots(cards);
-    cards.iter().enumerate().any(|(i, &a)| {
-        let row = Card::third_row(a);
-        cards[i + 1..]
-            .iter()
-            .any(|&b| slot[row[b.index() as usize].index() as usize] != 0)
-    })
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vectorised_core_matches_brute_force() {
+        if !vbmi::available() {
+            eprintln!("skipped: this CPU lacks AVX-512 VBMI (the portable core is tested instead)");
+            return;
+        }
+        for cards in sample_layouts() {
+            if cards.len() > vbmi::MAX_CARDS {
+                continue;
+            }
+            let expected = find_sets_brute(&cards);
+            let mut found = Vec::new();
+            // SAFETY: features checked above, size limit checked in the loop.
+            unsafe { vbmi::find_sets_into(&cards, &mut found) };
+            assert_eq!(found, expected, "{cards:?}");
+            assert_eq!(unsafe { vbmi::count_sets(&cards) }, expected.len());
+            assert_eq!(unsafe { vbmi::has_set(&cards) }, !expected.is_empty());
+        }
+    }
 }

@@ -15,7 +15,7 @@ use std::fmt;
 use crate::layout::{Layout, Triple};
 
 pub use brute::{BruteForce, find_sets_brute};
-pub use fast::{Fast, count_sets, find_sets, find_sets_into, has_set};
+pub use fast::{Fast, count_sets, find_sets, find_sets_into, has_set, portable};
 pub use group::{Grouping, find_sets_grouping};
 pub use pairs::{PairLookup, find_sets_pairs};
 

@@ -1,0 +1,154 @@
+//! Runs tdoku's protocol (see `snapsolve_sudoku::bench`) on each puzzle file for
+//! snapsolve's fast solver, the registry crate `sudoku` and the plain backtracking
+//! solver, `--runs` times, and prints medians and ratios as a Markdown table.
+//!
+//! ```sh
+//! cd bench/sudoku_comparator && cargo run --release -- --runs 5 FILE...
+//! ```
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use snapsolve_sudoku::bench::{BenchConfig, measure, median, shuffled};
+use snapsolve_sudoku::{BacktrackSolver, FastSolver, Grid, Solver, check_solution, parse_puzzles};
+use sudoku::Sudoku;
+
+struct Options {
+    runs: usize,
+    config: BenchConfig,
+    backtrack_budget: Duration,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut options = Options {
+        runs: 5,
+        config: BenchConfig::default(),
+        backtrack_budget: Duration::from_secs(3),
+        files: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| -> Result<f64, String> {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("{name} needs a number"))
+        };
+        match arg.as_str() {
+            "--runs" => options.runs = value("--runs")? as usize,
+            "--seconds" => options.config.budget = Duration::from_secs_f64(value("--seconds")?),
+            "--warmup" => options.config.warmup = Duration::from_secs_f64(value("--warmup")?),
+            "--backtrack-seconds" => {
+                options.backtrack_budget = Duration::from_secs_f64(value("--backtrack-seconds")?)
+            }
+            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}")),
+            _ => options.files.push(arg),
+        }
+    }
+    if options.files.is_empty() || options.runs == 0 {
+        return Err("usage: sudoku_comparator [--runs N] [--seconds S] [--warmup S] [--backtrack-seconds S] FILE...".into());
+    }
+    Ok(options)
+}
+
+/// Answers of all three solvers agree with the rules and with each other: checked
+/// once, outside the timed part.
+fn check_answers(grids: &[Grid], sudokus: &[Sudoku]) -> Result<(), String> {
+    for (grid, sudoku) in grids.iter().zip(sudokus) {
+        let ours = FastSolver.solutions(grid, 2);
+        let theirs = sudoku.solution();
+        match (ours.as_slice(), theirs) {
+            ([solution], Some(other)) => {
+                check_solution(grid, solution).map_err(|e| format!("{grid}: {e}"))?;
+                if solution.to_line() != other.to_str_line().to_string() {
+                    return Err(format!("{grid}: solvers disagree"));
+                }
+            }
+            _ => return Err(format!("{grid}: expected one solution from both solvers")),
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let options = match parse_args() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    println!(
+        "| file | puzzles | snapsolve fast (puzzles/s) | `sudoku` crate (puzzles/s) | fast / crate | backtrack (puzzles/s) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for file in &options.files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("cannot read {file}: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let puzzles = match parse_puzzles(&text) {
+            Ok(puzzles) => puzzles,
+            Err(e) => {
+                eprintln!("{file}: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let grids: Vec<Grid> = puzzles.iter().map(|p| p.grid).collect();
+        let grids = shuffled(&grids, options.config.seed);
+        let sudokus: Vec<Sudoku> = match grids
+            .iter()
+            .map(|g| Sudoku::from_str_line(&g.to_line()))
+            .collect::<Result<_, _>>()
+        {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{file}: the sudoku crate cannot read a puzzle: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(e) = check_answers(&grids, &sudokus) {
+            eprintln!("{file}: {e}");
+            return ExitCode::from(1);
+        }
+        let backtrack_config = BenchConfig {
+            budget: options.backtrack_budget,
+            ..options.config
+        };
+        let (mut fast, mut crate_rates, mut back) = (Vec::new(), Vec::new(), Vec::new());
+        let mut back_complete = true;
+        for _ in 0..options.runs {
+            fast.push(measure(&grids, &options.config, |g| FastSolver.solutions(g, 2)).rate());
+            crate_rates.push(measure(&sudokus, &options.config, |s| s.solution()).rate());
+            let b = measure(&grids, &backtrack_config, |g| {
+                BacktrackSolver.solutions(g, 2)
+            });
+            back_complete &= b.complete_pass;
+            back.push(b.rate());
+            eprintln!(
+                "{file}: fast {:.0}/s, crate {:.0}/s, backtrack {:.1}/s",
+                fast.last().copied().unwrap_or(0.0),
+                crate_rates.last().copied().unwrap_or(0.0),
+                back.last().copied().unwrap_or(0.0)
+            );
+        }
+        let (f, c, b) = (
+            median(&mut fast),
+            median(&mut crate_rates),
+            median(&mut back),
+        );
+        let name = std::path::Path::new(file)
+            .file_name()
+            .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
+        println!(
+            "| {name} | {} | {f:.0} | {c:.0} | {:.2}x | {b:.1}{} |",
+            grids.len(),
+            f / c,
+            if back_complete { "" } else { " (sample)" }
+        );
+    }
+    ExitCode::SUCCESS
+}
