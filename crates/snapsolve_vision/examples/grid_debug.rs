@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use image::Rgb;
-use snapsolve_vision::grid::{darkest_channel, find_grid};
+use snapsolve_vision::grid::{CELL_INPUT_SIDE, darkest_channel, find_grid, sample_cells};
 use snapsolve_vision::{Limits, read_image};
 
 fn main() {
@@ -24,6 +24,17 @@ fn main() {
         match &found {
             None => println!("{path}: no grid ({ms:.1} ms)"),
             Some(g) => {
+                let cells = sample_cells(&darkest_channel(&rgb), &g.lattice);
+                let side = CELL_INPUT_SIDE as u32;
+                let mut mosaic = image::GrayImage::new(9 * (side + 2), 9 * (side + 2));
+                for i in 0..81u32 {
+                    for (k, v) in cells.cell(i as usize).iter().enumerate() {
+                        let (x, y) = ((i % 9) * (side + 2) + k as u32 % side, (i / 9) * (side + 2) + k as u32 / side);
+                        mosaic.put_pixel(x, y, image::Luma([(255.0 * (1.0 - v)) as u8]));
+                    }
+                }
+                let stem = Path::new(path).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+                let _ = mosaic.save(Path::new(out_dir).join(format!("cells_{stem}.png")));
                 println!(
                     "{path}: score {:.2} corners {:?} ({ms:.1} ms)",
                     g.line_score, g.corners

@@ -2,8 +2,10 @@
 //! cells read by the digit network of `snapsolve_nn`, then checked and solved by
 //! the sudoku rules.
 
+pub mod eval;
 pub mod labels;
 pub mod reader;
+pub mod rules;
 pub mod train;
 
 use image::RgbImage;
@@ -65,4 +67,93 @@ pub fn read_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoReading
         lattice: Some(found.lattice),
         probabilities,
     })
+}
+
+/// The digits of the grid in a photo (`None` when no grid is found), corrected
+/// with the sudoku rules when `use_rules`.
+pub fn read_digits(
+    photo: &RgbImage,
+    reader: &DigitReader,
+    use_rules: bool,
+) -> Result<Option<[u8; 81]>, ReaderError> {
+    let reading = read_photo(photo, reader)?;
+    if use_rules {
+        Ok(rules::apply_rules(&reading.probabilities).map(|r| r.digits))
+    } else {
+        Ok(reading.digits())
+    }
+}
+
+/// The answer for a photo: where the grid is, what it says, and its solution.
+#[derive(Clone, Debug)]
+pub struct PhotoAnswer {
+    /// The grid's outer corners, `None` when no grid was found.
+    pub corners: Option<Quad>,
+    /// Line crossings (for drawing), when a grid was found.
+    pub lattice: Option<Lattice>,
+    /// The digits read, after the rules (0 = empty).
+    pub digits: Option<[u8; 81]>,
+    /// The solution, when there is one.
+    pub solution: Option<[u8; 81]>,
+    /// `"unique"`, `"multiple"` or `"none"`.
+    pub status: &'static str,
+    /// Cells changed by the rules or read with low confidence.
+    pub doubtful: Vec<usize>,
+    /// Cells whose digit the rules changed from the network's first choice.
+    pub changed: Vec<usize>,
+}
+
+/// Reads a photo and solves the sudoku in it.
+pub fn solve_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoAnswer, ReaderError> {
+    let reading = read_photo(photo, reader)?;
+    let Some(ruled) = rules::apply_rules(&reading.probabilities) else {
+        return Ok(PhotoAnswer {
+            corners: None,
+            lattice: None,
+            digits: None,
+            solution: None,
+            status: "none",
+            doubtful: Vec::new(),
+            changed: Vec::new(),
+        });
+    };
+    Ok(PhotoAnswer {
+        corners: reading.corners,
+        lattice: reading.lattice,
+        digits: Some(ruled.digits),
+        solution: ruled.verdict.solution().map(|g| *g.cells()),
+        status: ruled.verdict.status(),
+        doubtful: ruled.doubtful,
+        changed: ruled.changed,
+    })
+}
+
+/// Digits as 81 characters, `.` for empty.
+pub fn digits_text(digits: &[u8; 81]) -> String {
+    digits
+        .iter()
+        .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+        .collect()
+}
+
+/// The photo with the missing digits of the solution written into their cells.
+pub fn draw_answer(photo: &RgbImage, answer: &PhotoAnswer) -> RgbImage {
+    let mut out = photo.clone();
+    if let (Some(lattice), Some(digits), Some(solution)) =
+        (&answer.lattice, &answer.digits, &answer.solution)
+    {
+        let mut missing = [0u8; 81];
+        for i in 0..81 {
+            if digits[i] == 0 {
+                missing[i] = solution[i];
+            }
+        }
+        snapsolve_vision::grid::overlay::write_digits(
+            &mut out,
+            lattice,
+            &missing,
+            snapsolve_vision::grid::overlay::ANSWER_COLOUR,
+        );
+    }
+    out
 }

@@ -66,3 +66,16 @@ impl DigitReader {
             .collect())
     }
 }
+
+/// The committed weights (`models/sudoku_digits.safetensors`, see `models/README.md`).
+static EMBEDDED_WEIGHTS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../models/sudoku_digits.safetensors"
+));
+
+impl DigitReader {
+    /// The network with the committed weights.
+    pub fn embedded() -> Result<DigitReader, ReaderError> {
+        DigitReader::from_safetensors(EMBEDDED_WEIGHTS)
+    }
+}

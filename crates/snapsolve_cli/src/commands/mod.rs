@@ -1,6 +1,9 @@
 //! The subcommands, one module per puzzle family.
 
+mod eval;
 mod set;
+mod sudoku;
+mod sudoku_photo;
 mod train;
 mod stats;
 
@@ -17,6 +20,12 @@ pub enum Command {
     /// Train a network from scratch (reproduces the committed weights).
     #[command(subcommand)]
     Train(train::TrainCommand),
+    /// Sudoku: read one from a photo.
+    #[command(subcommand)]
+    Sudoku(sudoku::SudokuCommand),
+    /// Measure accuracy and speed on labelled photos.
+    #[command(subcommand)]
+    Eval(eval::EvalCommand),
 }
 
 /// Runs one subcommand.
@@ -24,5 +33,7 @@ pub fn run(command: Command) -> CliResult {
     match command {
         Command::Set(command) => set::run(command),
         Command::Train(command) => train::run(command),
+        Command::Sudoku(command) => sudoku::run(command),
+        Command::Eval(command) => eval::run(command),
     }
 }

@@ -64,7 +64,7 @@ fn cell_greys(gray: &GrayImage, lattice: &Lattice, row: usize, col: usize) -> Ve
 }
 
 /// The point at (`u`, `v`) in 0..1 inside a quadrilateral, by bilinear interpolation.
-fn bilinear_point(q: &[(f32, f32); 4], u: f32, v: f32) -> (f32, f32) {
+pub(crate) fn bilinear_point(q: &[(f32, f32); 4], u: f32, v: f32) -> (f32, f32) {
     let top = (
         q[0].0 + (q[1].0 - q[0].0) * u,
         q[0].1 + (q[1].1 - q[0].1) * u,

@@ -15,6 +15,7 @@
 pub mod cells;
 pub mod lattice;
 pub mod outline;
+pub mod overlay;
 
 use image::{GrayImage, RgbImage};
 

@@ -1,0 +1,105 @@
+//! `snapsolve eval ...`: accuracy and speed on labelled photos.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use serde_json::json;
+use snapsolve::sudoku_photo::eval::{EvalPhotos, evaluate_photo, selected, summarize};
+use snapsolve::sudoku_photo::{DigitReader, read_labels};
+
+use crate::error::{CliError, CliResult};
+
+/// What to evaluate.
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Sudoku photos: grids found, cell accuracy, grids exactly right and
+    /// milliseconds per photo, per kind. Photos the model was trained on are skipped.
+    SudokuPhotos {
+        /// The labels file (one JSON object per line, as `sudoku/photos.jsonl`).
+        labels: PathBuf,
+        /// The folder the labels' image paths are relative to.
+        #[arg(long)]
+        root: PathBuf,
+        /// Weights to use instead of the committed ones.
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Read the validation photos instead (a training-time check, not a result).
+        #[arg(long)]
+        validation: bool,
+        /// List every photo read wrong.
+        #[arg(long)]
+        verbose: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs an evaluation.
+pub fn run(command: EvalCommand) -> CliResult {
+    let EvalCommand::SudokuPhotos {
+        labels,
+        root,
+        weights,
+        validation,
+        verbose,
+        json,
+    } = command;
+    let photos = read_labels(&labels).map_err(CliError::usage)?;
+    let reader = match weights {
+        Some(path) => {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+            DigitReader::from_safetensors(&bytes)
+        }
+        None => DigitReader::embedded(),
+    }
+    .map_err(CliError::failed)?;
+    let which = if validation {
+        EvalPhotos::Validation
+    } else {
+        EvalPhotos::Untrained
+    };
+    let chosen = selected(&photos, which);
+    let results: Vec<_> = chosen
+        .iter()
+        .map(|p| evaluate_photo(&root, p, &reader))
+        .collect();
+    let summary = summarize(&results);
+    if json {
+        let kinds: Vec<_> = summary
+            .iter()
+            .map(|(kind, s)| {
+                json!({"kind": kind.name(), "photos": s.photos, "grids_found": s.grids_found,
+                    "cell_accuracy": s.cell_accuracy(), "grids_right": s.grids_right,
+                    "median_ms": s.median_millis()})
+            })
+            .collect();
+        println!("{}", json!({ "skipped_trained_on": photos.len() - chosen.len(), "kinds": kinds }));
+        return Ok(());
+    }
+    if verbose {
+        for r in results.iter().filter(|r| r.cells_right < 81) {
+            println!("{} {}: {} of 81 cells right, read {}", r.kind.name(), r.image, r.cells_right, r.read);
+        }
+    }
+    println!(
+        "{} photos read, {} skipped (trained on)",
+        chosen.len(),
+        photos.len() - chosen.len()
+    );
+    println!("kind         photos  grids found  cell accuracy  grids right     median ms");
+    for (kind, s) in &summary {
+        println!(
+            "{:<12} {:>6}  {:>11}  {:>12.2}%  {:>4} ({:>5.1}%)  {:>9.1}",
+            kind.name(),
+            s.photos,
+            s.grids_found,
+            100.0 * s.cell_accuracy(),
+            s.grids_right,
+            100.0 * s.grids_right as f64 / s.photos.max(1) as f64,
+            s.median_millis()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! `snapsolve sudoku photo IMAGE`: read, solve and draw a photographed sudoku.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo};
+use snapsolve_vision::{Limits, read_image};
+
+use crate::error::{CliError, CliResult};
+
+/// Arguments of `sudoku photo`.
+#[derive(Debug, clap::Args)]
+pub struct PhotoArgs {
+    /// The photo (JPEG, PNG or WebP).
+    pub image: PathBuf,
+    /// Print JSON: corners, digits, solution, status, doubtful cells.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the photo with the missing digits drawn in (PNG or JPEG by extension).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `sudoku photo`.
+pub fn run(args: PhotoArgs) -> CliResult {
+    let photo = read_image(&args.image, Limits::default())
+        .map_err(|e| CliError::usage(format!("{}: {e}", args.image.display())))?;
+    let reader = DigitReader::embedded().map_err(CliError::failed)?;
+    let answer = solve_photo(&photo, &reader).map_err(CliError::failed)?;
+    if let Some(out) = &args.out {
+        save(&draw_answer(&photo, &answer), out)?;
+    }
+    let digits = answer.digits.as_ref().map(digits_text);
+    let solution = answer.solution.as_ref().map(digits_text);
+    if args.json {
+        let corners = answer
+            .corners
+            .map(|q| q.map(|(x, y)| [round1(x), round1(y)]));
+        println!(
+            "{}",
+            json!({"corners": corners, "digits": digits, "solution": solution,
+                "status": answer.status, "doubtful": answer.doubtful, "changed": answer.changed})
+        );
+        return Ok(());
+    }
+    match (digits, solution) {
+        (None, _) => println!("no sudoku grid found in {}", args.image.display()),
+        (Some(d), s) => {
+            println!("read:     {d}");
+            println!("status:   {}", answer.status);
+            if let Some(s) = s {
+                println!("solution: {s}");
+            }
+            if !answer.changed.is_empty() {
+                println!("changed by the rules: cells {:?}", answer.changed);
+            }
+            if !answer.doubtful.is_empty() {
+                println!("doubtful: cells {:?}", answer.doubtful);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn save(image: &image::RgbImage, path: &Path) -> CliResult {
+    image
+        .save(path)
+        .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
+}
+
+/// A coordinate to one decimal (photo pixels; more would be noise).
+fn round1(v: f32) -> f64 {
+    (f64::from(v) * 10.0).round() / 10.0
+}
