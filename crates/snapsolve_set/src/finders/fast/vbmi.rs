@@ -17,7 +17,7 @@
 //! `vpermt2b` looks up 64 bytes in a 128-byte table in one instruction, and
 //! both tables here (a row of third cards, the card-to-position map) have 81
 //! entries, so a whole row of pairs costs two loads, two permutes and a compare,
-//! with no branch; only the rare hits are visited one by one.
+//! with no branch; only rows with hits are visited again, to list them.
 //!
 //! Alternatives measured (12-card layouts, best of 15 sweeps over 1,000 seeded
 //! layouts on the shared Xeon of BENCHMARKS.md, which is noisy: ratios matter):
@@ -108,8 +108,8 @@ struct Bytes128([u8; 128]);
 
 /// Lane j holds j + 1.
 #[repr(C, align(64))]
-struct After([u8; 64]);
-static AFTER: After = After({
+struct Bytes64([u8; 64]);
+static AFTER: Bytes64 = Bytes64({
     let mut after = [0u8; 64];
     let mut j = 0;
     while j < 64 {
@@ -120,7 +120,7 @@ static AFTER: After = After({
 });
 
 /// Lane j holds j.
-static LANE_INDEX: After = After({
+static LANE_INDEX: Bytes64 = Bytes64({
     let mut lanes = [0u8; 64];
     let mut j = 0;
     while j < 64 {
