@@ -2,6 +2,7 @@
 //! has no solution.
 
 use snapsolve_sudoku::batch::solve_all;
+use snapsolve_sudoku::bench::{BenchConfig, BenchResult, measure, shuffled};
 use snapsolve_sudoku::{
     BacktrackSolver, FastSolver, NoSolution, ParseError, Puzzle, Solver, Verdict,
     explain_no_solution, parse_puzzles,
@@ -81,4 +82,22 @@ pub fn solve_text(
             }
         })
         .collect())
+}
+
+/// One solver's speed on one puzzle text, by tdoku's protocol
+/// (see [`snapsolve_sudoku::bench`]): shuffled, warmed up, one core, each solve
+/// counting solutions up to 2.
+///
+/// # Errors
+/// A text that does not parse.
+pub fn bench_text(
+    text: &str,
+    solver: &dyn Solver,
+    config: &BenchConfig,
+) -> Result<(usize, BenchResult), ParseError> {
+    let puzzles = parse_puzzles(text)?;
+    let grids: Vec<_> = puzzles.iter().map(|p| p.grid).collect();
+    let grids = shuffled(&grids, config.seed);
+    let result = measure(&grids, config, |grid| solver.count_solutions(grid, 2));
+    Ok((grids.len(), result))
 }

@@ -36,8 +36,16 @@ fn held_out_sudoku_photos_are_read_at_least_as_well_as_recorded() {
             s.cell_accuracy(),
             s.grids_right
         );
-        assert!(s.grids_found as f64 / n >= found, "{}: grids found", kind.name());
+        assert!(
+            s.grids_found as f64 / n >= found,
+            "{}: grids found",
+            kind.name()
+        );
         assert!(s.cell_accuracy() >= cells, "{}: cell accuracy", kind.name());
-        assert!(s.grids_right as f64 / n >= right, "{}: grids right", kind.name());
+        assert!(
+            s.grids_right as f64 / n >= right,
+            "{}: grids right",
+            kind.name()
+        );
     }
 }

@@ -24,6 +24,7 @@ pub mod diagnose;
 pub mod fast;
 pub mod generate;
 pub mod grid;
+pub mod hints;
 pub mod parse;
 pub mod rules;
 pub mod solver;

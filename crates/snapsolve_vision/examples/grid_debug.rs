@@ -29,11 +29,17 @@ fn main() {
                 let mut mosaic = image::GrayImage::new(9 * (side + 2), 9 * (side + 2));
                 for i in 0..81u32 {
                     for (k, v) in cells.cell(i as usize).iter().enumerate() {
-                        let (x, y) = ((i % 9) * (side + 2) + k as u32 % side, (i / 9) * (side + 2) + k as u32 / side);
+                        let (x, y) = (
+                            (i % 9) * (side + 2) + k as u32 % side,
+                            (i / 9) * (side + 2) + k as u32 / side,
+                        );
                         mosaic.put_pixel(x, y, image::Luma([(255.0 * (1.0 - v)) as u8]));
                     }
                 }
-                let stem = Path::new(path).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+                let stem = Path::new(path)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default();
                 let _ = mosaic.save(Path::new(out_dir).join(format!("cells_{stem}.png")));
                 println!(
                     "{path}: score {:.2} corners {:?} ({ms:.1} ms)",

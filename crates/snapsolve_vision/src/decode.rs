@@ -8,6 +8,7 @@ use std::fmt;
 use std::io::Cursor;
 use std::path::Path;
 
+use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
 
 /// What a photo may be at most.
@@ -100,6 +101,69 @@ pub fn read_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeError> 
 /// pixel coordinates are those of the picture as displayed. (Phone photos are
 /// often stored sideways with an orientation tag.)
 pub fn decode_image(bytes: &[u8], limits: Limits) -> Result<RgbImage, DecodeError> {
+    decode_photo(bytes, limits).map(|photo| photo.image)
+}
+
+/// Reads and decodes a photo file, keeping its orientation (see [`decode_photo`]).
+pub fn read_photo(path: &Path, limits: Limits) -> Result<Photo, DecodeError> {
+    let size = std::fs::metadata(path).map_err(DecodeError::Io)?.len();
+    if size > limits.max_file_bytes {
+        return Err(DecodeError::FileTooLarge(size));
+    }
+    let bytes = std::fs::read(path).map_err(DecodeError::Io)?;
+    decode_photo(&bytes, limits)
+}
+
+/// A decoded photo: upright pixels plus what is needed to map positions back to
+/// the pixels as stored in the file.
+#[derive(Clone, Debug)]
+pub struct Photo {
+    /// Upright pixels (EXIF orientation applied).
+    pub image: RgbImage,
+    /// The EXIF orientation that was applied.
+    pub orientation: Orientation,
+    /// Width of the image as stored in the file.
+    pub stored_width: u32,
+    /// Height of the image as stored in the file.
+    pub stored_height: u32,
+}
+
+impl Photo {
+    /// Maps a point of the upright image to the same point of the image as
+    /// stored in the file (continuous coordinates: pixel `i` spans `[i, i+1)`).
+    pub fn to_stored(&self, (u, v): (f32, f32)) -> (f32, f32) {
+        stored_from_upright(
+            self.orientation,
+            self.stored_width as f32,
+            self.stored_height as f32,
+            (u, v),
+        )
+    }
+}
+
+/// Inverse of [`DynamicImage::apply_orientation`] for one point: from upright
+/// coordinates back to stored ones, for a stored image of `w` x `h`.
+pub fn stored_from_upright(
+    orientation: Orientation,
+    w: f32,
+    h: f32,
+    (u, v): (f32, f32),
+) -> (f32, f32) {
+    match orientation {
+        Orientation::NoTransforms => (u, v),
+        Orientation::Rotate90 => (v, h - u),
+        Orientation::Rotate180 => (w - u, h - v),
+        Orientation::Rotate270 => (w - v, u),
+        Orientation::FlipHorizontal => (w - u, v),
+        Orientation::FlipVertical => (u, h - v),
+        Orientation::Rotate90FlipH => (v, u),
+        Orientation::Rotate270FlipH => (w - v, h - u),
+    }
+}
+
+/// Decodes JPEG, PNG or WebP bytes into a [`Photo`]: upright pixels and the
+/// orientation that made them upright.
+pub fn decode_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> {
     if bytes.is_empty() {
         return Err(DecodeError::Empty);
     }
@@ -126,13 +190,16 @@ pub fn decode_image(bytes: &[u8], limits: Limits) -> Result<RgbImage, DecodeErro
             limits,
         });
     }
-    let orientation = decoder
-        .orientation()
-        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut image =
         DynamicImage::from_decoder(decoder).map_err(|e| DecodeError::Corrupt(e.to_string()))?;
     image.apply_orientation(orientation);
-    Ok(image.into_rgb8())
+    Ok(Photo {
+        image: image.into_rgb8(),
+        orientation,
+        stored_width: width,
+        stored_height: height,
+    })
 }
 
 #[cfg(test)]
@@ -184,6 +251,34 @@ mod tests {
             }
         }
         !crc
+    }
+
+    #[test]
+    fn upright_points_map_back_to_stored_pixels_for_every_orientation() {
+        let (w, h) = (5u32, 3u32);
+        let mut stored = RgbImage::new(w, h);
+        stored.put_pixel(3, 1, image::Rgb([255, 0, 0]));
+        for orientation in [
+            Orientation::NoTransforms,
+            Orientation::Rotate90,
+            Orientation::Rotate180,
+            Orientation::Rotate270,
+            Orientation::FlipHorizontal,
+            Orientation::FlipVertical,
+            Orientation::Rotate90FlipH,
+            Orientation::Rotate270FlipH,
+        ] {
+            let mut upright = DynamicImage::ImageRgb8(stored.clone());
+            upright.apply_orientation(orientation);
+            let upright = upright.into_rgb8();
+            let (u, v) = upright
+                .enumerate_pixels()
+                .find(|(_, _, p)| p.0[0] == 255)
+                .map(|(x, y, _)| (x as f32 + 0.5, y as f32 + 0.5))
+                .unwrap();
+            let (x, y) = stored_from_upright(orientation, w as f32, h as f32, (u, v));
+            assert_eq!((x, y), (3.5, 1.5), "{orientation:?}");
+        }
     }
 
     #[test]

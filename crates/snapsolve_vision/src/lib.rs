@@ -5,8 +5,15 @@
 //! like cards or grids and hands over upright crops.
 #![deny(missing_docs)]
 
+pub mod cards;
 pub mod crop;
 pub mod decode;
 pub mod grid;
+pub mod quad;
+pub mod shrink;
+pub mod threshold;
+pub mod warp;
 
-pub use decode::{DecodeError, Limits, decode_image, read_image};
+pub use cards::{CardFinder, find_cards};
+pub use decode::{DecodeError, Limits, Photo, decode_image, decode_photo, read_image, read_photo};
+pub use quad::Quad;

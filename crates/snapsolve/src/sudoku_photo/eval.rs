@@ -63,7 +63,10 @@ impl KindSummary {
 
     /// Median milliseconds per photo.
     pub fn median_millis(&self) -> f64 {
-        self.millis.get(self.millis.len() / 2).copied().unwrap_or(0.0)
+        self.millis
+            .get(self.millis.len() / 2)
+            .copied()
+            .unwrap_or(0.0)
     }
 }
 
@@ -79,7 +82,11 @@ pub fn evaluate_photo(root: &Path, photo: &LabelledPhoto, reader: &DigitReader) 
     let (found, cells_right, text) = match read {
         Some(digits) => (
             true,
-            digits.iter().zip(truth.iter()).filter(|(a, b)| a == b).count(),
+            digits
+                .iter()
+                .zip(truth.iter())
+                .filter(|(a, b)| a == b)
+                .count(),
             digits
                 .iter()
                 .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })

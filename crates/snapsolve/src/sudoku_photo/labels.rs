@@ -131,9 +131,9 @@ pub fn split_of(image: &str) -> Split {
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default();
     let h = fnv1a(&stem);
-    if h % 5 == 0 {
+    if h.is_multiple_of(5) {
         Split::HeldOut
-    } else if (h / 5) % 10 == 0 {
+    } else if (h / 5).is_multiple_of(10) {
         Split::Validation
     } else {
         Split::Train
@@ -144,7 +144,8 @@ pub fn split_of(image: &str) -> Split {
 /// shared data set (`sudoku/wichtounet/…`, `sudoku/rozet-handwritten/…`) outside
 /// the held-out part. Evaluation skips these.
 pub fn trained_on(image: &str) -> bool {
-    let shared = image.starts_with("sudoku/wichtounet/") || image.starts_with("sudoku/rozet-handwritten/");
+    let shared =
+        image.starts_with("sudoku/wichtounet/") || image.starts_with("sudoku/rozet-handwritten/");
     shared && split_of(image) != Split::HeldOut
 }
 

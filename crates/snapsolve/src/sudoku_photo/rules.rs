@@ -138,7 +138,11 @@ pub fn apply_rules(probabilities: &[CellProbabilities]) -> Option<RuledReading> 
                 });
             }
         }
-        let mut cells_used = candidate.picks.iter().map(|&i| changes[i].cell).collect::<Vec<_>>();
+        let mut cells_used = candidate
+            .picks
+            .iter()
+            .map(|&i| changes[i].cell)
+            .collect::<Vec<_>>();
         cells_used.sort_unstable();
         cells_used.dedup();
         if cells_used.len() != candidate.picks.len() {
@@ -168,7 +172,9 @@ fn finish(
 ) -> RuledReading {
     let changed: Vec<usize> = (0..81).filter(|&i| digits[i] != first[i]).collect();
     let doubtful = (0..81)
-        .filter(|&i| digits[i] != first[i] || probabilities[i][usize::from(digits[i])] < DOUBT_BELOW)
+        .filter(|&i| {
+            digits[i] != first[i] || probabilities[i][usize::from(digits[i])] < DOUBT_BELOW
+        })
         .collect();
     RuledReading {
         digits,

@@ -107,7 +107,11 @@ pub fn photo_examples(
     let mut examples = Examples::new(&[1, CELL_INPUT_SIDE, CELL_INPUT_SIDE]);
     let (mut used, mut skipped) = (0, 0);
     for photo in photos.iter().filter(|p| split_of(&p.image) == split) {
-        assert_ne!(split, Split::HeldOut, "held-out photos are never trained on");
+        assert_ne!(
+            split,
+            Split::HeldOut,
+            "held-out photos are never trained on"
+        );
         let (Ok(rgb), Some(digits)) = (
             read_image(&data_dir.join(&photo.image), Limits::default()),
             photo.digits(),

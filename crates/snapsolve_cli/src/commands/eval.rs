@@ -75,12 +75,21 @@ pub fn run(command: EvalCommand) -> CliResult {
                     "median_ms": s.median_millis()})
             })
             .collect();
-        println!("{}", json!({ "skipped_trained_on": photos.len() - chosen.len(), "kinds": kinds }));
+        println!(
+            "{}",
+            json!({ "skipped_trained_on": photos.len() - chosen.len(), "kinds": kinds })
+        );
         return Ok(());
     }
     if verbose {
         for r in results.iter().filter(|r| r.cells_right < 81) {
-            println!("{} {}: {} of 81 cells right, read {}", r.kind.name(), r.image, r.cells_right, r.read);
+            println!(
+                "{} {}: {} of 81 cells right, read {}",
+                r.kind.name(),
+                r.image,
+                r.cells_right,
+                r.read
+            );
         }
     }
     println!(

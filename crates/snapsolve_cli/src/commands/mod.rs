@@ -2,10 +2,10 @@
 
 mod eval;
 mod set;
+mod stats;
 mod sudoku;
 mod sudoku_photo;
 mod train;
-mod stats;
 
 use clap::Subcommand;
 
@@ -20,7 +20,7 @@ pub enum Command {
     /// Train a network from scratch (reproduces the committed weights).
     #[command(subcommand)]
     Train(train::TrainCommand),
-    /// Sudoku: read one from a photo.
+    /// Sudoku: solve and count solutions, get a hint, measure the solvers, read a photo.
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
     /// Measure accuracy and speed on labelled photos.

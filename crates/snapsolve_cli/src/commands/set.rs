@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
+use snapsolve::set::{ModelFormat, write_model};
 use snapsolve_set::check::{Agreement, check};
 use snapsolve_set::hint::{HintLevel, hint, max_disjoint_sets};
 use snapsolve_set::{Card, Layout, Triple};
@@ -76,6 +77,11 @@ pub struct SolveArgs {
     /// Print JSON: {"cards": [...], "sets": [[i,j,k], ...]} with indices into cards.
     #[arg(long)]
     json: bool,
+    /// Also write the solver model of the cards: `dimacs` (the SAT engine's CNF) or
+    /// `lp` (the ILP engine's program, CPLEX LP format). With FILE `-` the model goes
+    /// to standard output instead of the answer, ready to pipe into a solver.
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    export: Option<Vec<String>>,
 }
 
 /// Arguments of `set check`.
@@ -128,6 +134,12 @@ pub fn run(command: SetCommand) -> CliResult {
 
 fn solve(args: &SolveArgs) -> CliResult {
     let layout = args.input.layout()?;
+    if let Some(export) = &args.export {
+        let to_stdout = export_model(&layout, export)?;
+        if to_stdout {
+            return Ok(());
+        }
+    }
     let engine = snapsolve::set::engine(&args.engine).ok_or_else(|| {
         let names: Vec<_> = snapsolve::set::engines().iter().map(|e| e.name()).collect();
         CliError::usage(format!(
@@ -167,6 +179,36 @@ fn solve(args: &SolveArgs) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// Writes the model named by `--export FORMAT FILE`; true when it went to standard output.
+fn export_model(layout: &Layout, export: &[String]) -> CliResult<bool> {
+    let [format_name, file] = export else {
+        return Err(CliError::usage("--export takes a FORMAT and a FILE"));
+    };
+    let format = ModelFormat::from_name(format_name).ok_or_else(|| {
+        let names: Vec<_> = ModelFormat::ALL.iter().map(|(n, _)| *n).collect();
+        CliError::usage(format!(
+            "unknown model format {format_name:?}; choose one of {}",
+            names.join(", ")
+        ))
+    })?;
+    if file == "-" {
+        let mut stdout = std::io::stdout().lock();
+        write_model(layout, format, &mut stdout)
+            .map_err(|e| CliError::failed(format!("cannot write the model: {e}")))?;
+        return Ok(true);
+    }
+    let create = std::fs::File::create(file)
+        .map_err(|e| CliError::usage(format!("cannot create {file}: {e}")))?;
+    let mut writer = std::io::BufWriter::new(create);
+    write_model(layout, format, &mut writer)
+        .map_err(|e| CliError::failed(format!("cannot write {file}: {e}")))?;
+    eprintln!(
+        "wrote the {format_name} model of {} cards to {file}",
+        layout.len()
+    );
+    Ok(false)
 }
 
 fn print_sets(layout: &Layout, sets: &[Triple], engine: &str) {

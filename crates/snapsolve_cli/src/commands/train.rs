@@ -47,7 +47,9 @@ pub fn run(command: TrainCommand) -> CliResult {
         } => {
             let data_dir = data
                 .or_else(snapsolve::data::shared_data_dir)
-                .ok_or_else(|| CliError::usage("no data folder: pass --data or set SNAPSOLVE_DATA"))?;
+                .ok_or_else(|| {
+                    CliError::usage("no data folder: pass --data or set SNAPSOLVE_DATA")
+                })?;
             let job = DigitTraining {
                 data_dir,
                 out: out.clone(),

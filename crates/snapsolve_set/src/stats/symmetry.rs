@@ -227,6 +227,13 @@ impl ShapeTally {
         self.counts[i] += count;
     }
 
+    /// The counters of one shape, indexed by value (for hot loops).
+    #[inline]
+    pub(crate) fn row_mut(&mut self, shape: Shape) -> &mut [u64] {
+        let start = self.index(shape, 0);
+        &mut self.counts[start..start + self.values]
+    }
+
     /// Adds another tally of the same dimensions into this one.
     pub(crate) fn merge(mut self, other: ShapeTally) -> ShapeTally {
         debug_assert_eq!(self.counts.len(), other.counts.len());

@@ -22,7 +22,14 @@ pub fn write_digits(photo: &mut RgbImage, lattice: &Lattice, digits: &[u8; 81], 
     };
     for (cell, &digit) in digits.iter().enumerate() {
         if (1..=9).contains(&digit) {
-            write_one(photo, lattice, cell, char::from(b'0' + digit), &font, colour);
+            write_one(
+                photo,
+                lattice,
+                cell,
+                char::from(b'0' + digit),
+                &font,
+                colour,
+            );
         }
     }
 }

@@ -17,7 +17,7 @@
 //! `vpermt2b` looks up 64 bytes in a 128-byte table in one instruction, and
 //! both tables here (a row of third cards, the card-to-position map) have 81
 //! entries, so a whole row of pairs costs two loads, two permutes and a compare,
-//! with no branch; only the rare hits are visited one by one.
+//! with no branch; only rows with hits are visited again, to list them.
 //!
 //! Alternatives measured (12-card layouts, best of 15 sweeps over 1,000 seeded
 //! layouts on the shared Xeon of BENCHMARKS.md, which is noisy: ratios matter):
@@ -27,6 +27,9 @@
 //! - hits left each row by `vpcompressb` on every row, no branch at all: ~10 % slower
 //!   than the two passes below (the compresses compete with the permutes for port 5);
 //! - visiting hit lanes bit by bit with a branch per row: ~30 % slower (mispredicts);
+//! - widening the compressed `j`, `k` to `u64` and interleaving eight triples at a
+//!   time straight into the `Vec`'s spare capacity (three permutes and blends):
+//!   ~10-20 % slower than the byte columns and one `extend` used below;
 //! - the position map built in registers (a masked byte broadcast per card) to
 //!   dodge the store-forwarding stall of `slots`: ~40 % slower (a serial chain);
 //! - a bit-set formulation (partners of card a = P ∩ (−a − P) on a 81-bit mask, four
@@ -105,8 +108,8 @@ struct Bytes128([u8; 128]);
 
 /// Lane j holds j + 1.
 #[repr(C, align(64))]
-struct After([u8; 64]);
-static AFTER: After = After({
+struct Bytes64([u8; 64]);
+static AFTER: Bytes64 = Bytes64({
     let mut after = [0u8; 64];
     let mut j = 0;
     while j < 64 {
@@ -117,7 +120,7 @@ static AFTER: After = After({
 });
 
 /// Lane j holds j.
-static LANE_INDEX: After = After({
+static LANE_INDEX: Bytes64 = Bytes64({
     let mut lanes = [0u8; 64];
     let mut j = 0;
     while j < 64 {
@@ -247,10 +250,9 @@ pub(super) fn find_sets_into(cards: &[Card], sets: &mut Vec<Triple>) {
             std::slice::from_raw_parts(ks, count),
         )
     };
-    sets.reserve(count);
-    for ((&i, &j), &k) in is.iter().zip(js).zip(ks) {
-        sets.push([i as usize, j as usize, k as usize - 1]);
-    }
+    // Zipped slices have an exact length: `extend` reserves once, checks nothing per SET.
+    let triples = is.iter().zip(js).zip(ks);
+    sets.extend(triples.map(|((&i, &j), &k)| [i as usize, j as usize, k as usize - 1]));
 }
 
 /// See [`super::count_sets`]; `cards.len() <= MAX_CARDS`.

@@ -1,0 +1,122 @@
+//! Engine 5: every SET by CaDiCaL, one model at a time.
+//!
+//! The CNF of [`SetCnf`] goes into one incremental CaDiCaL instance. Each model
+//! names three cards; the clause `¬x_i ∨ ¬x_j ∨ ¬x_k` then blocks that SET (and
+//! only it, since the property literals are functions of the cards) and the
+//! solver runs again until it reports UNSAT. A layout with `s` SETs costs
+//! `s + 1` solver calls, learnt clauses carried over between them.
+
+use rustsat::solvers::{Solve, SolverResult};
+use rustsat::types::{Clause, TernaryVal};
+use rustsat_cadical::CaDiCaL;
+use snapsolve_set::finders::{EngineError, SetFinder};
+use snapsolve_set::{Layout, Triple};
+
+use crate::encoding::SetCnf;
+
+/// Seed 004's SAT encoding solved by CaDiCaL, all SETs by blocking clauses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SatEngine;
+
+impl SetFinder for SatEngine {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn find_sets(&self, layout: &Layout) -> Result<Vec<Triple>, EngineError> {
+        enumerate_sets(layout)
+    }
+}
+
+const NAME: &str = "sat";
+
+fn engine_error(message: impl std::fmt::Display) -> EngineError {
+    EngineError {
+        engine: NAME,
+        message: message.to_string(),
+    }
+}
+
+/// All SETs of the layout, sorted, found by repeated SAT calls with blocking clauses.
+pub fn enumerate_sets(layout: &Layout) -> Result<Vec<Triple>, EngineError> {
+    let cnf = SetCnf::encode(layout);
+    let mut solver = CaDiCaL::default();
+    solver.add_cnf_ref(cnf.cnf()).map_err(engine_error)?;
+    let n = layout.len();
+    // No layout has more SETs than triples: more models would mean a broken encoding.
+    let max_sets = n * n.saturating_sub(1) * n.saturating_sub(2) / 6;
+    let mut sets = Vec::new();
+    loop {
+        match solver.solve().map_err(engine_error)? {
+            SolverResult::Unsat => break,
+            SolverResult::Interrupted => return Err(engine_error("CaDiCaL was interrupted")),
+            SolverResult::Sat => {}
+        }
+        let triple = chosen_cards(&solver, &cnf)?;
+        if sets.len() == max_sets {
+            return Err(engine_error(
+                "more models than triples: the encoding is broken",
+            ));
+        }
+        let blocking: Clause = triple.iter().map(|&i| cnf.card_var(i).neg_lit()).collect();
+        solver.add_clause(blocking).map_err(engine_error)?;
+        sets.push(triple);
+    }
+    sets.sort_unstable();
+    Ok(sets)
+}
+
+/// The three card positions that are true in the solver's model.
+fn chosen_cards(solver: &CaDiCaL, cnf: &SetCnf) -> Result<Triple, EngineError> {
+    let mut chosen = Vec::with_capacity(3);
+    for position in 0..cnf.n_cards() {
+        if solver
+            .var_val(cnf.card_var(position))
+            .map_err(engine_error)?
+            == TernaryVal::True
+        {
+            chosen.push(position);
+        }
+    }
+    <Triple>::try_from(chosen.as_slice()).map_err(|_| {
+        engine_error(format!(
+            "a model chose {} cards instead of 3: the encoding is broken",
+            chosen.len()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snapsolve_set::finders::find_sets_brute;
+
+    #[test]
+    fn finds_the_sets_of_a_known_layout() {
+        let layout = Layout::parse(
+            "1-red-solid-oval 2-green-striped-diamond 3-purple-open-squiggle 1-red-open-oval \
+             2-red-striped-oval 3-red-open-oval",
+        )
+        .expect("layout parses");
+        let sets = SatEngine.find_sets(&layout).expect("solver runs");
+        assert_eq!(sets, vec![[0, 1, 2], [0, 4, 5]]);
+        assert_eq!(sets, find_sets_brute(layout.cards()));
+    }
+
+    #[test]
+    fn small_layouts_have_no_sets() {
+        for names in ["", "1-red-solid-oval", "1-red-solid-oval 2-red-solid-oval"] {
+            let layout = Layout::parse(names).expect("layout parses");
+            assert_eq!(SatEngine.find_sets(&layout), Ok(vec![]));
+        }
+    }
+
+    #[test]
+    fn the_full_deck_has_1080_sets() {
+        let sets = SatEngine
+            .find_sets(&Layout::full_deck())
+            .expect("solver runs");
+        assert_eq!(sets.len(), 1080);
+        assert_eq!(sets, find_sets_brute(Layout::full_deck().cards()));
+    }
+}

@@ -1,0 +1,313 @@
+//! Finding playing cards in a photo: bright, card-shaped quadrilaterals.
+//!
+//! Steps (seed 000, adapted to real tables):
+//! 1. shrink the photo to about a megapixel ([`crate::shrink`]); cards stay
+//!    tens of pixels wide even with 21 on the table;
+//! 2. take the darkest channel ("whiteness") and threshold it with Otsu, so
+//!    dark cloth, grey cushions and saturated wood all fall below white paper;
+//! 3. open the mask a little to cut the thin bridges between touching cards;
+//! 4. fit a quadrilateral to every outer contour ([`crate::quad::fit_quad`]) and
+//!    keep those that look like a card: convex, filled by the contour, with a
+//!    card's aspect ratio, and of a size consistent with the other cards;
+//! 5. a blob that is too big to be one card (cards that touch along a side) is
+//!    eroded until it falls apart, and each part is grown back and tried again.
+//!
+//! The quadrilaterals are returned in the coordinates of the photo given.
+
+use image::{GrayImage, Luma, RgbImage};
+use imageproc::contours::{BorderType, find_contours};
+use imageproc::distance_transform::Norm;
+use imageproc::geometry::contour_area;
+use imageproc::morphology::{dilate, erode, open};
+
+use crate::quad::{Quad, fit_quad};
+use crate::shrink::{shrink_by, shrink_factor};
+use crate::threshold::{otsu_mask, whiteness};
+
+/// What counts as a card, and how hard to look.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardFinder {
+    /// Longer side, in pixels, of the shrunken copy that detection works on.
+    pub work_side: u32,
+    /// Smallest card area as a fraction of the photo's area.
+    pub min_area_fraction: f32,
+    /// Largest card area as a fraction of the photo's area.
+    pub max_area_fraction: f32,
+    /// Accepted range of long side over short side (a SET card is 1.56; tilt changes it).
+    pub aspect: (f32, f32),
+    /// Smallest outline area over fitted quadrilateral area (rounded corners cost ~2%).
+    pub min_fill: f32,
+    /// Cards smaller than this fraction of the median card are dropped (specks, far clutter).
+    pub min_relative_area: f32,
+}
+
+impl Default for CardFinder {
+    fn default() -> CardFinder {
+        CardFinder {
+            work_side: 1000,
+            min_area_fraction: 0.0008,
+            max_area_fraction: 0.5,
+            aspect: (1.2, 2.1),
+            min_fill: 0.88,
+            min_relative_area: 0.5,
+        }
+    }
+}
+
+impl CardFinder {
+    /// Every card-shaped quadrilateral in `image`, in its pixel coordinates,
+    /// corners in portrait order ([`Quad::portrait`]), sorted top to bottom then left to right.
+    pub fn find(&self, image: &RgbImage) -> Vec<Quad> {
+        let factor = shrink_factor(image.width(), image.height(), self.work_side);
+        let small = shrink_by(image, factor);
+        let mut quads = self.find_in_work_image(&small);
+        let scale = factor as f32;
+        for quad in &mut quads {
+            *quad = quad.map(|p| [p[0] * scale, p[1] * scale]);
+        }
+        quads
+    }
+
+    /// Detection on an image already at working size.
+    ///
+    /// One threshold rarely suits every card: a card in shadow or under a
+    /// colour cast can sit below Otsu's level while its neighbours are far
+    /// above it. So the mask is cut at Otsu's level and then at lower and
+    /// higher levels, and a card found at a later level is added only where
+    /// no earlier card lies.
+    fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
+        let white = whiteness(image);
+        let (_, otsu) = otsu_mask(&white);
+        let per_level: Vec<Vec<Found>> = LEVEL_FACTORS
+            .iter()
+            .map(|factor| {
+                let level = (f32::from(otsu) * factor).round().clamp(1.0, 250.0) as u8;
+                self.find_at_level(&white, level)
+            })
+            .collect();
+        // The typical card comes from the first level that finds whole cards.
+        let Some(typical) = per_level.iter().find_map(|found| Typical::of(found)) else {
+            return Vec::new();
+        };
+        let mut kept: Vec<Quad> = Vec::new();
+        for found in per_level.into_iter().flatten() {
+            if !typical.accepts(&found, self.min_relative_area) {
+                continue;
+            }
+            let quad = found.quad;
+            let new = kept
+                .iter()
+                .all(|k| !k.contains(quad.centre()) && !quad.contains(k.centre()));
+            if new {
+                kept.push(quad);
+            }
+        }
+        // Reading order: rows of cards top to bottom (rows a card's short side apart), then left to right.
+        let row_height = (typical.area / 1.56).sqrt().max(1.0);
+        kept.sort_by(|a, b| {
+            let (ca, cb) = (a.centre(), b.centre());
+            let (ra, rb) = ((ca[1] / row_height).floor(), (cb[1] / row_height).floor());
+            ra.total_cmp(&rb).then(ca[0].total_cmp(&cb[0]))
+        });
+        kept
+    }
+
+    /// Cards in the mask of pixels whiter than `level`.
+    fn find_at_level(&self, white: &GrayImage, level: u8) -> Vec<Found> {
+        let mut mask = white.clone();
+        for p in mask.pixels_mut() {
+            p.0[0] = if p.0[0] > level { 255 } else { 0 };
+        }
+        let mask = open(&mask, Norm::LInf, 1);
+        let (width, height) = (mask.width() as i32, mask.height() as i32);
+        let image_area = (width * height) as f32;
+        let mut candidates = Vec::new();
+        for contour in find_contours::<i32>(&mask) {
+            if contour.border_type != BorderType::Outer || contour.points.len() < 12 {
+                continue;
+            }
+            // A card cut by the edge of the picture is not a whole card (one that
+            // merely touches the edge with a corner is).
+            let on_edge = contour
+                .points
+                .iter()
+                .filter(|p| p.x <= 0 || p.y <= 0 || p.x >= width - 1 || p.y >= height - 1)
+                .count();
+            let cut = on_edge * 20 > contour.points.len();
+            let area = contour_area(&contour.points) as f32;
+            if area < self.min_area_fraction * image_area
+                || area > self.max_area_fraction * image_area
+            {
+                continue;
+            }
+            let quad = self.card_quad(&contour.points, area);
+            candidates.push((contour.points, area, quad, cut));
+        }
+        let typical = median(
+            candidates
+                .iter()
+                .filter_map(|(_, _, q, _)| q.map(|q| q.area()))
+                .collect(),
+        );
+        let mut found = Vec::new();
+        for (outline, area, quad, cut) in candidates {
+            // Twice a typical card: maybe two that touch. Try to split; keep the
+            // single quadrilateral when the blob does not fall apart.
+            let big = typical.is_some_and(|t| area > 1.7 * t);
+            let parts = match typical {
+                Some(t) if big || quad.is_none() && area > 1.7 * t => {
+                    self.split_blob(&mask, &outline, t)
+                }
+                _ => Vec::new(),
+            };
+            if parts.len() >= 2 {
+                found.extend(parts.into_iter().map(|quad| Found { quad, cut }));
+            } else if let Some(quad) = quad {
+                found.push(Found { quad, cut });
+            }
+        }
+        found
+    }
+
+    /// The quadrilateral of an outline if it looks like one card.
+    fn card_quad(&self, outline: &[imageproc::point::Point<i32>], area: f32) -> Option<Quad> {
+        let quad = fit_quad(outline)?;
+        let fill = area / quad.area().max(1.0);
+        let aspect = quad.aspect();
+        let ok = quad.is_convex()
+            && fill >= self.min_fill
+            && fill <= 1.1
+            && aspect >= self.aspect.0
+            && aspect <= self.aspect.1;
+        ok.then(|| quad.portrait())
+    }
+
+    /// Cards that touch form one blob: erode it until it separates into
+    /// card-sized parts, then grow each part back by as much and fit it alone.
+    fn split_blob(
+        &self,
+        mask: &GrayImage,
+        blob: &[imageproc::point::Point<i32>],
+        typical_area: f32,
+    ) -> Vec<Quad> {
+        let (x0, y0, x1, y1) = bounds(blob);
+        let pad = 2;
+        let (w, h) = (
+            (x1 - x0 + 1 + 2 * pad) as u32,
+            (y1 - y0 + 1 + 2 * pad) as u32,
+        );
+        // Only the blob itself, filled, in a small canvas of its own.
+        let mut own = GrayImage::new(w, h);
+        let polygon: Vec<imageproc::point::Point<i32>> = blob
+            .iter()
+            .map(|p| imageproc::point::Point::new(p.x - x0 + pad, p.y - y0 + pad))
+            .collect();
+        imageproc::drawing::draw_polygon_mut(&mut own, &polygon, Luma([255]));
+        for (x, y, p) in own.enumerate_pixels_mut() {
+            let (mx, my) = (x as i32 + x0 - pad, y as i32 + y0 - pad);
+            let inside = mx >= 0
+                && my >= 0
+                && (mx as u32) < mask.width()
+                && (my as u32) < mask.height()
+                && mask.get_pixel(mx as u32, my as u32).0[0] > 0;
+            if !inside {
+                *p = Luma([0]);
+            }
+        }
+        let short_side = (typical_area / 1.56).sqrt();
+        let mut quads = Vec::new();
+        for step in [0.06f32, 0.1, 0.15, 0.2] {
+            let k = (step * short_side).round().clamp(1.0, 255.0) as u8;
+            let eroded = erode(&own, Norm::LInf, k);
+            let parts: Vec<_> = find_contours::<i32>(&eroded)
+                .into_iter()
+                .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 12)
+                .collect();
+            if parts.len() < 2 {
+                continue;
+            }
+            for part in parts {
+                let mut single = GrayImage::new(w, h);
+                imageproc::drawing::draw_polygon_mut(&mut single, &part.points, Luma([255]));
+                let mut grown = dilate(&single, Norm::LInf, k);
+                for (g, o) in grown.pixels_mut().zip(own.pixels()) {
+                    g.0[0] = g.0[0].min(o.0[0]);
+                }
+                for contour in find_contours::<i32>(&grown) {
+                    if contour.border_type != BorderType::Outer || contour.points.len() < 12 {
+                        continue;
+                    }
+                    let area = contour_area(&contour.points) as f32;
+                    if let Some(quad) = self.card_quad(&contour.points, area) {
+                        let offset = [(x0 - pad) as f32, (y0 - pad) as f32];
+                        quads.push(quad.map(|p| [p[0] + offset[0], p[1] + offset[1]]));
+                    }
+                }
+            }
+            if !quads.is_empty() {
+                break;
+            }
+        }
+        quads
+    }
+}
+
+/// Area and aspect of a typical whole card in the picture (medians).
+#[derive(Clone, Copy, Debug)]
+struct Typical {
+    area: f32,
+    aspect: f32,
+}
+
+impl Typical {
+    fn of(found: &[Found]) -> Option<Typical> {
+        let whole = || found.iter().filter(|f| !f.cut).map(|f| f.quad);
+        Some(Typical {
+            area: median(whole().map(|q| q.area()).collect())?,
+            aspect: median(whole().map(|q| q.aspect()).collect())?,
+        })
+    }
+
+    /// Whether a candidate's size fits the other cards. Perspective makes near
+    /// cards up to ~2x the far ones; a card cut by the picture's edge must be
+    /// nearly as large as a whole one and shaped like one (a sliver of a card
+    /// outside the frame is not on the table).
+    fn accepts(&self, found: &Found, min_relative_area: f32) -> bool {
+        let area = found.quad.area();
+        let (smallest, shaped) = if found.cut {
+            (0.9, (found.quad.aspect() / self.aspect - 1.0).abs() < 0.15)
+        } else {
+            (min_relative_area, true)
+        };
+        shaped && area >= smallest * self.area && area <= 2.5 * self.area
+    }
+}
+
+/// A card-shaped quadrilateral, and whether its outline runs along the picture's edge.
+struct Found {
+    quad: Quad,
+    cut: bool,
+}
+
+fn bounds(points: &[imageproc::point::Point<i32>]) -> (i32, i32, i32, i32) {
+    points.iter().fold(
+        (i32::MAX, i32::MAX, i32::MIN, i32::MIN),
+        |(x0, y0, x1, y1), p| (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y)),
+    )
+}
+
+fn median(mut values: Vec<f32>) -> Option<f32> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f32::total_cmp);
+    Some(values[values.len() / 2])
+}
+
+/// Threshold levels tried, as multiples of Otsu's level, in order of trust.
+const LEVEL_FACTORS: [f32; 4] = [1.0, 0.75, 1.25, 0.5];
+
+/// Finds cards with the default settings (see [`CardFinder`]).
+pub fn find_cards(image: &RgbImage) -> Vec<Quad> {
+    CardFinder::default().find(image)
+}
