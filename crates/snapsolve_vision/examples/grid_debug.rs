@@ -21,6 +21,14 @@ fn main() {
         let start = std::time::Instant::now();
         let found = find_grid(&darkest_channel(&rgb));
         let ms = start.elapsed().as_secs_f64() * 1000.0;
+        if std::env::var_os("GRID_DEBUG_CANDIDATES").is_some() {
+            let gray = darkest_channel(&rgb);
+            for quad in snapsolve_vision::grid::outline::candidate_quads(&gray) {
+                let score = snapsolve_vision::grid::lattice::fit_lattice(&gray, &quad)
+                    .map(|f| f.line_score);
+                println!("  candidate {quad:?} score {score:?}");
+            }
+        }
         match &found {
             None => println!("{path}: no grid ({ms:.1} ms)"),
             Some(g) => {

@@ -16,7 +16,7 @@ use super::{Quad, quad_area};
 /// that fills a fifth of the photo, and it keeps thresholding cheap.
 pub const WORK_SIDE: u32 = 640;
 /// How many outlines, largest first, are tried.
-pub const MAX_CANDIDATES: usize = 6;
+pub const MAX_CANDIDATES: usize = 8;
 /// A grid must cover at least this share of the photo.
 pub const MIN_AREA_SHARE: f32 = 0.02;
 
@@ -65,7 +65,7 @@ pub fn candidate_quads(gray: &GrayImage) -> Vec<Quad> {
     let mut quads: Vec<(f32, Quad)> = find_contours::<i32>(&mask)
         .into_iter()
         .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 40)
-        .filter_map(|c| quad_of_contour(&c.points))
+        .flat_map(|c| quads_of_contour(&c.points))
         .map(|q| (quad_area(&q), q))
         .filter(|(area, _)| *area >= min_area)
         .collect();
@@ -78,26 +78,29 @@ pub fn candidate_quads(gray: &GrayImage) -> Vec<Quad> {
         .collect()
 }
 
-/// The four corners of a contour: its convex hull simplified to four vertices when
-/// that works, else seed 002's extreme points (smallest and largest x+y and x-y).
-fn quad_of_contour(points: &[IPoint<i32>]) -> Option<Quad> {
+/// Corner guesses for a contour: seed 002's extreme points (smallest and largest
+/// x+y and x-y) and, when it simplifies to four vertices, its convex hull's
+/// simplification. Both go on; the lattice fit decides which is a grid.
+fn quads_of_contour(points: &[IPoint<i32>]) -> Vec<Quad> {
     let hull = convex_hull(points.to_vec());
     if hull.len() < 4 {
-        return None;
+        return Vec::new();
     }
+    let all: Vec<(f32, f32)> = hull.iter().map(|p| (p.x as f32, p.y as f32)).collect();
+    let mut quads = vec![order_corners(&all)];
     let perimeter = arc_length(&hull, true);
     for share in [0.02, 0.04, 0.06] {
         let simple = approximate_polygon_dp(&hull, perimeter * share, true);
         if simple.len() == 4 {
             let pts: Vec<(f32, f32)> = simple.iter().map(|p| (p.x as f32, p.y as f32)).collect();
-            return Some(order_corners(&pts));
+            quads.push(order_corners(&pts));
+            break;
         }
         if simple.len() < 4 {
             break;
         }
     }
-    let pts: Vec<(f32, f32)> = hull.iter().map(|p| (p.x as f32, p.y as f32)).collect();
-    Some(order_corners(&pts))
+    quads
 }
 
 /// Orders points as top-left, top-right, bottom-right, bottom-left by seed 002's
