@@ -195,9 +195,13 @@ fn export_model(layout: &Layout, export: &[String]) -> CliResult<bool> {
     })?;
     if file == "-" {
         let mut stdout = std::io::stdout().lock();
-        write_model(layout, format, &mut stdout)
-            .map_err(|e| CliError::failed(format!("cannot write the model: {e}")))?;
-        return Ok(true);
+        return match write_model(layout, format, &mut stdout) {
+            // A reader that stops early (`| head`) is not a failure.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::failed(format!("cannot write the model: {e}")))
+            }
+            _ => Ok(true),
+        };
     }
     let create = std::fs::File::create(file)
         .map_err(|e| CliError::usage(format!("cannot create {file}: {e}")))?;
