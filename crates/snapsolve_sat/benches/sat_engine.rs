@@ -3,7 +3,9 @@
 //! Protocol: 64 layouts per size drawn from a fixed seed; each is checked
 //! against the plain triple check before timing; every timed iteration solves
 //! the next layout in turn (encoding, CaDiCaL set-up, one call per SET plus the
-//! final UNSAT call). Run: `cargo bench -p snapsolve_sat`.
+//! final UNSAT call). Beside it, the same enumeration with CaDiCaL in its
+//! default configuration, the setting the engine moved away from.
+//! Run: `cargo bench -p snapsolve_sat`.
 
 use std::cell::Cell;
 
@@ -11,7 +13,10 @@ use divan::Bencher;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use snapsolve_sat::SatEngine;
+use rustsat::solvers::{Solve, SolverResult};
+use rustsat::types::{Clause, TernaryVal};
+use rustsat_cadical::CaDiCaL;
+use snapsolve_sat::{SatEngine, SetCnf};
 use snapsolve_set::finders::{SetFinder, find_sets_brute};
 use snapsolve_set::{Card, Layout};
 
@@ -43,5 +48,40 @@ fn sat(bencher: Bencher, cards: usize) {
         let layout = &layouts[next.get() % layouts.len()];
         next.set(next.get() + 1);
         SatEngine.find_sets(divan::black_box(layout))
+    });
+}
+
+/// The engine's loop with CaDiCaL's default configuration: the comparator.
+fn count_sets_default_config(layout: &Layout) -> usize {
+    let cnf = SetCnf::encode(layout);
+    let mut solver = CaDiCaL::default();
+    solver.add_cnf_ref(cnf.cnf()).expect("solver accepts CNF");
+    let mut count = 0;
+    while solver.solve().expect("solver runs") == SolverResult::Sat {
+        let block: Clause = (0..layout.len())
+            .map(|i| cnf.card_var(i))
+            .filter(|&v| solver.var_val(v).expect("model") == TernaryVal::True)
+            .map(|v| v.neg_lit())
+            .collect();
+        solver.add_clause(block).expect("solver accepts clause");
+        count += 1;
+    }
+    count
+}
+
+#[divan::bench(args = [12, 15, 18, 21])]
+fn sat_cadical_default_config(bencher: Bencher, cards: usize) {
+    let layouts = checked_layouts(cards, &SatEngine);
+    for layout in &layouts {
+        assert_eq!(
+            count_sets_default_config(layout),
+            find_sets_brute(layout.cards()).len()
+        );
+    }
+    let next = Cell::new(0);
+    bencher.bench_local(|| {
+        let layout = &layouts[next.get() % layouts.len()];
+        next.set(next.get() + 1);
+        count_sets_default_config(divan::black_box(layout))
     });
 }

@@ -5,10 +5,15 @@
 //! only it, since the property literals are functions of the cards) and the
 //! solver runs again until it reports UNSAT. A layout with `s` SETs costs
 //! `s + 1` solver calls, learnt clauses carried over between them.
+//!
+//! CaDiCaL runs in its `plain` configuration with the `lucky` phase off: on a
+//! formula of about a hundred clauses, preprocessing, inprocessing and the
+//! lucky-assignment probes done at every call cost more than the search itself
+//! (`cargo bench -p snapsolve_sat` times the default configuration beside it).
 
 use rustsat::solvers::{Solve, SolverResult};
 use rustsat::types::{Clause, TernaryVal};
-use rustsat_cadical::CaDiCaL;
+use rustsat_cadical::{CaDiCaL, Config};
 use snapsolve_set::finders::{EngineError, SetFinder};
 use snapsolve_set::{Layout, Triple};
 
@@ -40,7 +45,7 @@ fn engine_error(message: impl std::fmt::Display) -> EngineError {
 /// All SETs of the layout, sorted, found by repeated SAT calls with blocking clauses.
 pub fn enumerate_sets(layout: &Layout) -> Result<Vec<Triple>, EngineError> {
     let cnf = SetCnf::encode(layout);
-    let mut solver = CaDiCaL::default();
+    let mut solver = small_formula_solver()?;
     solver.add_cnf_ref(cnf.cnf()).map_err(engine_error)?;
     let n = layout.len();
     // No layout has more SETs than triples: more models would mean a broken encoding.
@@ -64,6 +69,16 @@ pub fn enumerate_sets(layout: &Layout) -> Result<Vec<Triple>, EngineError> {
     }
     sets.sort_unstable();
     Ok(sets)
+}
+
+/// CaDiCaL set up for many calls on a tiny formula (see the module documentation).
+fn small_formula_solver() -> Result<CaDiCaL<'static, 'static>, EngineError> {
+    let mut solver = CaDiCaL::default();
+    solver
+        .set_configuration(Config::Plain)
+        .map_err(engine_error)?;
+    solver.set_option("lucky", 0).map_err(engine_error)?;
+    Ok(solver)
 }
 
 /// The three card positions that are true in the solver's model.

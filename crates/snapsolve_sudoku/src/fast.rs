@@ -33,13 +33,22 @@
 //! candidates). When nothing changes, the solver guesses on a cell with two candidates
 //! (the first found, as JCZSolve does), else on the cell with fewest candidates.
 //!
-//! # Alternatives measured (see BENCHMARKS.md)
+//! # Alternatives (figures and commands in BENCHMARKS.md, "Sudoku solvers")
 //!
-//! - One `u128` of 81 bits per digit: every shift and mask is two instructions and
-//!   box/row triads cross word halves; the 27-bit band words keep rows and boxes
-//!   inside one register.
-//! - Horizontal filter only (JCZSolve's band update, with pointing across bands done by
-//!   single columns): cheaper per step, more guesses on the hard files.
+//! Measured and lost: re-filtering all three bands of a dirty digit horizontally and
+//! vertically until a full pass changes nothing (always at least two passes): about
+//! 0.7x the speed of the current loop, which relies on both filters being idempotent
+//! to skip unchanged bands, skips the vertical pass when no band's column set changed,
+//! returns at once for a digit whose words are unchanged, and scans for naked singles
+//! only in bands touched since the last scan.
+//!
+//! Chosen by reasoning, not measured: one `u128` of 81 bits per digit would make every
+//! shift and mask two instructions and split boxes across word halves, while 27-bit
+//! band words keep rows and boxes inside one register (JCZSolve and tdoku both
+//! band their bitboards).
+//!
+//! This solver is still about half as fast as the registry crate `sudoku` (a JCZSolve
+//! port) on the hard files; see BENCHMARKS.md for what remains to try.
 
 use crate::grid::{CELLS, Grid};
 use crate::solver::Solver;
@@ -122,12 +131,16 @@ const fn columns_mask(cols: u32) -> u32 {
 #[derive(Clone, Copy)]
 struct State {
     cand: [u32; 27],
+    /// `cand` as it was after the digit's last filter (skips unchanged bands).
+    seen: [u32; 27],
     /// Cells not yet placed, per band.
     unplaced: [u32; 3],
     /// Digit-rows already placed, per band: bit `3 * digit + row`.
     placed_rows: [u32; 3],
     /// Digits whose candidates changed since they were last filtered.
     dirty: u32,
+    /// Bands whose candidates changed since the last search for naked singles.
+    touched: u32,
 }
 
 /// Outcome of propagation.
@@ -144,9 +157,11 @@ impl State {
     fn new(puzzle: &Grid) -> Option<State> {
         let mut state = State {
             cand: [BAND; 27],
+            seen: [0; 27],
             unplaced: [BAND; 3],
             placed_rows: [0; 3],
             dirty: 0,
+            touched: 0b111,
         };
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit != 0 {
@@ -170,14 +185,14 @@ impl State {
         }
         for d in 0..9 {
             let i = 3 * d + band;
-            if d != digit && self.cand[i] & bit != 0 {
-                self.cand[i] &= !bit;
-                self.dirty |= 1 << d;
-            }
+            self.dirty |= u32::from(self.cand[i] & bit != 0) << d;
+            self.cand[i] &= !bit;
         }
+        self.cand[own] |= bit;
         let row = bit.trailing_zeros() / 9;
         self.cand[own] &= !(ROW << (9 * row)) | bit;
         self.unplaced[band] &= !bit;
+        self.touched |= 1 << band;
         self.placed_rows[band] |= 1 << (3 * digit as u32 + row);
         self.dirty |= 1 << digit;
         true
@@ -185,45 +200,73 @@ impl State {
 
     /// Horizontal and vertical triad filters of one digit until it stops changing, then
     /// its hidden singles (digit-rows down to one cell). False on a contradiction.
+    ///
+    /// Both filters are idempotent, so the horizontal one runs only on bands that
+    /// changed since this digit was last filtered (or since the vertical pass), and the
+    /// loop ends as soon as a vertical pass removes nothing.
     #[inline]
     fn filter_digit(&mut self, digit: usize) -> bool {
         let base = 3 * digit;
-        let [mut a0, mut a1, mut a2] = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
+        let mut a = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
+        let mut todo = 0u32;
+        for (band, (word, seen)) in a.iter().zip(&self.seen[base..base + 3]).enumerate() {
+            todo |= u32::from(word != seen) << band;
+        }
+        if todo == 0 {
+            // Unchanged since its last filter, which ended at a fixpoint.
+            return true;
+        }
+        let mut changed = todo;
+        // The vertical filter sees only which columns each band still has: if the
+        // horizontal pass leaves those as they were at the last fixpoint, skip it.
+        let old_columns = [
+            columns(self.seen[base]),
+            columns(self.seen[base + 1]),
+            columns(self.seen[base + 2]),
+        ];
         loop {
-            let before = (a0, a1, a2);
-            a0 &= H_FILTER[triads(a0)];
-            a1 &= H_FILTER[triads(a1)];
-            a2 &= H_FILTER[triads(a2)];
-            if a0 == 0 || a1 == 0 || a2 == 0 {
-                return false;
+            for (band, word) in a.iter_mut().enumerate() {
+                if todo & (1 << band) != 0 {
+                    *word &= H_FILTER[triads(*word)];
+                    if *word == 0 {
+                        return false;
+                    }
+                }
             }
-            let (s0, s1, s2) = (columns(a0), columns(a1), columns(a2));
-            let (mut m0, mut m1, mut m2) = (0, 0, 0);
+            let s = [columns(a[0]), columns(a[1]), columns(a[2])];
+            if s == old_columns {
+                break;
+            }
+            let mut m = [0u32; 3];
             for stack in 0..3 {
                 let shift = 3 * stack;
-                let matrix =
-                    ((s0 >> shift) & 7) | (((s1 >> shift) & 7) << 3) | (((s2 >> shift) & 7) << 6);
+                let matrix = ((s[0] >> shift) & 7)
+                    | (((s[1] >> shift) & 7) << 3)
+                    | (((s[2] >> shift) & 7) << 6);
                 let keep = u32::from(PERM_KEEP[matrix as usize]);
                 if keep == 0 {
                     return false;
                 }
-                m0 |= (keep & 7) << shift;
-                m1 |= ((keep >> 3) & 7) << shift;
-                m2 |= ((keep >> 6) & 7) << shift;
+                m[0] |= (keep & 7) << shift;
+                m[1] |= ((keep >> 3) & 7) << shift;
+                m[2] |= ((keep >> 6) & 7) << shift;
             }
-            a0 &= columns_mask(m0);
-            a1 &= columns_mask(m1);
-            a2 &= columns_mask(m2);
-            if (a0, a1, a2) == before {
+            todo = 0;
+            for band in 0..3 {
+                if m[band] != s[band] {
+                    a[band] &= columns_mask(m[band]);
+                    todo |= 1 << band;
+                }
+            }
+            if todo == 0 {
                 break;
             }
+            changed |= todo;
         }
-        self.cand[base] = a0;
-        self.cand[base + 1] = a1;
-        self.cand[base + 2] = a2;
-        self.hidden_singles(digit, 0, a0)
-            && self.hidden_singles(digit, 1, a1)
-            && self.hidden_singles(digit, 2, a2)
+        self.cand[base..base + 3].copy_from_slice(&a);
+        self.seen[base..base + 3].copy_from_slice(&a);
+        self.touched |= changed;
+        (0..3).all(|band| changed & (1 << band) == 0 || self.hidden_singles(digit, band, a[band]))
     }
 
     /// Places `digit` wherever one of its not-yet-placed rows in `band` has one cell left.
@@ -273,9 +316,10 @@ impl State {
     /// else whether anything was placed.
     fn naked_singles(&mut self) -> Option<bool> {
         let mut placed = false;
+        let touched = std::mem::take(&mut self.touched);
         for band in 0..3 {
             let open = self.unplaced[band];
-            if open == 0 {
+            if open == 0 || touched & (1 << band) == 0 {
                 continue;
             }
             let (mut one, mut two) = (0u32, 0u32);

@@ -15,3 +15,20 @@ use crate::warp::warp_quad;
 pub fn card_crop(image: &RgbImage, quad: &Quad) -> Option<RgbImage> {
     warp_quad(image, quad, CARD_CROP_WIDTH, CARD_CROP_HEIGHT)
 }
+
+/// Brings an image of one card filling the picture to the canonical crop:
+/// turned a quarter if it is landscape, then resized to
+/// [`CARD_CROP_WIDTH`] x [`CARD_CROP_HEIGHT`].
+pub fn canonical_card(image: &RgbImage) -> RgbImage {
+    let upright = if image.width() > image.height() {
+        image::imageops::rotate90(image)
+    } else {
+        image.clone()
+    };
+    image::imageops::resize(
+        &upright,
+        CARD_CROP_WIDTH,
+        CARD_CROP_HEIGHT,
+        image::imageops::FilterType::Triangle,
+    )
+}

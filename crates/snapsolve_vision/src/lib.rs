@@ -8,6 +8,7 @@
 pub mod cards;
 pub mod crop;
 pub mod decode;
+pub mod draw;
 pub mod grid;
 pub mod quad;
 pub mod shrink;

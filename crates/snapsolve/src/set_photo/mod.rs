@@ -2,5 +2,25 @@
 //! [`CardClassifier`], then solved by `snapsolve_set`.
 
 pub mod classify;
+pub mod eval;
+pub mod features;
+pub mod table;
 
 pub use classify::{CardClassifier, CardReading};
+pub use features::FeaturesClassifier;
+pub use table::{TableReading, draw_answer, read_table};
+
+/// Names accepted by [`classifier_by_name`].
+pub const CLASSIFIERS: [&str; 1] = ["features"];
+
+/// The classifier used when none is named (the hand-made features one until
+/// the network lands).
+pub const DEFAULT_CLASSIFIER: &str = "features";
+
+/// A classifier by its name (see [`CLASSIFIERS`]).
+pub fn classifier_by_name(name: &str) -> Option<Box<dyn CardClassifier>> {
+    match name {
+        "features" => Some(Box::new(FeaturesClassifier)),
+        _ => None,
+    }
+}

@@ -12,6 +12,10 @@ use crate::error::{CliError, CliResult};
 /// What to evaluate.
 #[derive(Debug, Subcommand)]
 pub enum EvalCommand {
+    /// SET photos: read every photo of a photos.jsonl and compare with its card multiset.
+    SetPhotos(super::eval_set::EvalArgs),
+    /// SET crops: name every crop of a crops.csv and compare with its label.
+    SetCards(super::eval_set::EvalArgs),
     /// Sudoku photos: grids found, cell accuracy, grids exactly right and
     /// milliseconds per photo, per kind. Photos the model was trained on are skipped.
     SudokuPhotos {
@@ -37,14 +41,18 @@ pub enum EvalCommand {
 
 /// Runs an evaluation.
 pub fn run(command: EvalCommand) -> CliResult {
-    let EvalCommand::SudokuPhotos {
-        labels,
-        root,
-        weights,
-        validation,
-        verbose,
-        json,
-    } = command;
+    let (labels, root, weights, validation, verbose, json) = match command {
+        EvalCommand::SetPhotos(args) => return super::eval_set::run(&args, true),
+        EvalCommand::SetCards(args) => return super::eval_set::run(&args, false),
+        EvalCommand::SudokuPhotos {
+            labels,
+            root,
+            weights,
+            validation,
+            verbose,
+            json,
+        } => (labels, root, weights, validation, verbose, json),
+    };
     let photos = read_labels(&labels).map_err(CliError::usage)?;
     let reader = match weights {
         Some(path) => {

@@ -1,7 +1,9 @@
 //! The subcommands, one module per puzzle family.
 
 mod eval;
+mod eval_set;
 mod set;
+mod set_photo;
 mod stats;
 mod sudoku;
 mod sudoku_photo;
@@ -24,6 +26,7 @@ pub enum Command {
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
     /// Measure accuracy and speed on labelled photos.
+    /// Measure readers against labelled photos and crops.
     #[command(subcommand)]
     Eval(eval::EvalCommand),
 }

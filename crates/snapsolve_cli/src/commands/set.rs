@@ -22,6 +22,10 @@ const EXAMPLE_TABLE: &str = "1-red-solid-oval 2-green-striped-diamond 3-purple-o
 /// SET subcommands.
 #[derive(Debug, Subcommand)]
 pub enum SetCommand {
+    /// Read a photo of a table: find every card, name it, find every SET.
+    Photo(super::set_photo::PhotoArgs),
+    /// Name pictures of single cards.
+    Card(super::set_photo::CardArgs),
     /// Find every SET among cards named like `2-red-striped-oval`.
     Solve(SolveArgs),
     /// Say whether three cards form a SET, and which attribute breaks the rule if not.
@@ -125,6 +129,8 @@ pub struct HintArgs {
 /// Runs a SET subcommand.
 pub fn run(command: SetCommand) -> CliResult {
     match command {
+        SetCommand::Photo(args) => super::set_photo::photo(&args),
+        SetCommand::Card(args) => super::set_photo::card(&args),
         SetCommand::Solve(args) => solve(&args),
         SetCommand::Check(args) => check_cards(&args),
         SetCommand::Hint(args) => give_hint(&args),
@@ -195,9 +201,13 @@ fn export_model(layout: &Layout, export: &[String]) -> CliResult<bool> {
     })?;
     if file == "-" {
         let mut stdout = std::io::stdout().lock();
-        write_model(layout, format, &mut stdout)
-            .map_err(|e| CliError::failed(format!("cannot write the model: {e}")))?;
-        return Ok(true);
+        return match write_model(layout, format, &mut stdout) {
+            // A reader that stops early (`| head`) is not a failure.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::failed(format!("cannot write the model: {e}")))
+            }
+            _ => Ok(true),
+        };
     }
     let create = std::fs::File::create(file)
         .map_err(|e| CliError::usage(format!("cannot create {file}: {e}")))?;

@@ -8,10 +8,10 @@ mod plot;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use snapsolve_set::stats::{self, CapTable};
+use snapsolve_set::stats::{self, CapTable, GameStats, Pick, RatioSums};
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
@@ -27,6 +27,8 @@ pub enum StatsCommand {
     Caps(CapsArgs),
     /// Distribution of the number of SETs among N random cards (exact for N ≤ 12).
     Deal(DealArgs),
+    /// Simulate whole games: how often the table has no SET, cards left at the end.
+    Game(GameArgs),
 }
 
 /// Options every statistics command shares.
@@ -64,6 +66,31 @@ pub struct DealArgs {
     output: OutputArgs,
 }
 
+/// Which SET the simulated players take.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PickArg {
+    /// Uniformly at random among the SETs on the table.
+    Random,
+    /// The first SET in table order.
+    First,
+}
+
+/// Arguments of `set stats game`.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// Number of games to play.
+    #[arg(long, short = 'g', default_value_t = 1_000_000)]
+    games: u64,
+    /// Which SET is taken when there are several.
+    #[arg(long, value_enum, default_value = "random")]
+    pick: PickArg,
+    /// Seed (same seed, same answer, whatever the thread count).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
 /// Samples used for more than 12 cards when `--samples` is not given.
 const DEFAULT_SAMPLES: u64 = 1_000_000;
 
@@ -72,6 +99,7 @@ pub fn run(command: StatsCommand) -> CliResult {
     match command {
         StatsCommand::Caps(args) => caps(&args),
         StatsCommand::Deal(args) => deal(&args),
+        StatsCommand::Game(args) => game(&args),
     }
 }
 
@@ -370,6 +398,231 @@ fn deal_chart(distribution: &stats::DealDistribution, bins: &[DealBin]) -> BarCh
             values: bins.iter().map(|b| b.probability).collect(),
             intervals: (!distribution.exact).then(|| bins.iter().filter_map(|b| b.ci95).collect()),
         }],
+        log_y: false,
+    }
+}
+
+/// What the game statistics count as a position.
+const POSITIONS_COUNTED: &str = "every table in which players look for a SET: after the deck is \
+     empty too, and each game's final table (no SET, empty deck) included; seed 003's histogram \
+     leaves that final table out (see before_end)";
+
+fn game(args: &GameArgs) -> CliResult {
+    if args.games == 0 {
+        return Err(CliError::usage("--games must be at least 1"));
+    }
+    let pick = match args.pick {
+        PickArg::Random => Pick::Random,
+        PickArg::First => Pick::First,
+    };
+    let start = Instant::now();
+    let bar = progress_bar("playing");
+    let stats = stats::simulate_games(args.games, pick, args.seed, &report_to(&bar));
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let pick_name = match pick {
+        Pick::Random => "random",
+        Pick::First => "first",
+    };
+    if let Some(path) = &args.output.plot {
+        draw_bar_chart(path, &game_chart(&stats, pick_name))?;
+    }
+    if args.output.json {
+        print_json(&game_json(&stats, pick_name, args.seed, seconds));
+        return Ok(());
+    }
+    println!(
+        "{} games, pick {pick_name}, seed {} ({seconds:.1} s). Positions: {POSITIONS_COUNTED}.",
+        group_digits(stats.games.into()),
+        args.seed
+    );
+    println!("No SET on the table, with 95% intervals (games as independent units):");
+    let line = |label: &str, sums: &RatioSums| {
+        let (lo, hi) = sums.ci95();
+        println!(
+            "  {label:<34} {:>8.4}%  [{:.4}, {:.4}]  of {:>12} positions  (1 in {:.1})",
+            100.0 * sums.ratio(),
+            100.0 * lo,
+            100.0 * hi,
+            group_digits(sums.trials.into()),
+            1.0 / sums.ratio()
+        );
+    };
+    for t in [12, 15, 18] {
+        line(&format!("at {t} cards"), &stats.no_set_by_size[t]);
+    }
+    line("at any position", &stats.no_set_all);
+    line(
+        "any position but the final (seed 003)",
+        &stats.no_set_before_end,
+    );
+    println!("No SET at 12 cards by cards left in the deck:");
+    for (deck, count, no_set) in by_deck(&stats, 12) {
+        let (lo, hi) = stats::wilson_interval(no_set, count);
+        println!(
+            "  deck {deck:>2}: {:>7.3}%  [{:.3}, {:.3}]  of {}",
+            100.0 * no_set as f64 / count as f64,
+            100.0 * lo,
+            100.0 * hi,
+            count
+        );
+    }
+    let (mean, (lo, hi)) = (stats.mean_sets_at_12.ratio(), stats.mean_sets_at_12.ci95());
+    println!("SETs at 12-card positions: mean {mean:.4} [{lo:.4}, {hi:.4}]");
+    let total12 = stats.positions_with(12) as f64;
+    for (s, &n) in trimmed(&stats.sets_at_12).iter().enumerate() {
+        println!("  {s:>2} SETs: {:>8.4}%", 100.0 * n as f64 / total12);
+    }
+    let (mean, (lo, hi)) = stats.cards_left_mean();
+    println!("Cards left at the end: mean {mean:.4} [{lo:.4}, {hi:.4}]");
+    for (t, &n) in stats.cards_left.iter().enumerate().filter(|(_, n)| **n > 0) {
+        println!(
+            "  {t:>2} cards: {:>8.4}% of games",
+            100.0 * n as f64 / stats.games as f64
+        );
+    }
+    println!("Games in which the table grew to:");
+    for t in [15, 18, 21] {
+        let n = stats.games_reaching(t);
+        let (lo, hi) = stats::wilson_interval(n, stats.games);
+        println!(
+            "  {t} cards: {:>8.4}% [{:.4}, {:.4}]  ({} positions with {t} cards)",
+            100.0 * n as f64 / stats.games as f64,
+            100.0 * lo,
+            100.0 * hi,
+            stats.positions_with(t)
+        );
+    }
+    Ok(())
+}
+
+/// `(cards in the deck, positions, positions without a SET)` for tables of `t` cards.
+fn by_deck(stats: &GameStats, t: usize) -> Vec<(usize, u64, u64)> {
+    (0..stats.positions[t].len())
+        .rev()
+        .filter(|&d| stats.positions[t][d] > 0)
+        .map(|d| (3 * d, stats.positions[t][d], stats.no_set[t][d]))
+        .collect()
+}
+
+fn trimmed(counts: &[u64]) -> &[u64] {
+    let len = counts.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
+    &counts[..len]
+}
+
+fn ratio_json(sums: &RatioSums) -> serde_json::Value {
+    let (lo, hi) = sums.ci95();
+    json!({
+        "count": sums.trials,
+        "no_set": sums.hits,
+        "p_no_set": sums.ratio(),
+        "ci95": [lo.max(0.0), hi.min(1.0)],
+    })
+}
+
+fn game_json(stats: &GameStats, pick: &str, seed: u64, seconds: f64) -> serde_json::Value {
+    let mut positions = serde_json::Map::new();
+    for t in (0..=stats::game::MAX_TABLE).filter(|&t| stats.positions_with(t) > 0) {
+        positions.insert(t.to_string(), ratio_json(&stats.no_set_by_size[t]));
+    }
+    for t in [12, 15, 18] {
+        positions
+            .entry(t.to_string())
+            .or_insert_with(|| ratio_json(&stats.no_set_by_size[t]));
+    }
+    positions.insert("all".into(), ratio_json(&stats.no_set_all));
+    positions.insert("before_end".into(), ratio_json(&stats.no_set_before_end));
+    let by_deck_json = |t: usize| {
+        by_deck(stats, t)
+            .into_iter()
+            .map(|(deck, count, no_set)| {
+                let (lo, hi) = stats::wilson_interval(no_set, count);
+                json!({"deck": deck, "count": count, "no_set": no_set,
+                       "p_no_set": no_set as f64 / count as f64, "ci95": [lo, hi]})
+            })
+            .collect::<Vec<_>>()
+    };
+    let total12 = stats.positions_with(12) as f64;
+    let sets12: Vec<_> = trimmed(&stats.sets_at_12)
+        .iter()
+        .enumerate()
+        .map(|(s, &n)| json!({"sets": s, "count": n, "probability": n as f64 / total12}))
+        .collect();
+    let all_positions = stats.no_set_all.trials as f64;
+    let sets_all: Vec<_> = trimmed(&stats.sets_all)
+        .iter()
+        .enumerate()
+        .map(|(s, &n)| json!({"sets": s, "count": n, "probability": n as f64 / all_positions}))
+        .collect();
+    let (left_mean, (left_lo, left_hi)) = stats.cards_left_mean();
+    let left: serde_json::Map<_, _> = stats
+        .cards_left
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(t, &n)| (t.to_string(), json!(n as f64 / stats.games as f64)))
+        .collect();
+    let reached: serde_json::Map<_, _> = [15, 18, 21]
+        .into_iter()
+        .map(|t| {
+            let n = stats.games_reaching(t);
+            let (lo, hi) = stats::wilson_interval(n, stats.games);
+            (
+                t.to_string(),
+                json!({"games": n, "share": n as f64 / stats.games as f64,
+                                   "ci95": [lo, hi], "positions": stats.positions_with(t)}),
+            )
+        })
+        .collect();
+    let (mean12, (lo12, hi12)) = (stats.mean_sets_at_12.ratio(), stats.mean_sets_at_12.ci95());
+    json!({
+        "games": stats.games,
+        "pick": pick,
+        "seed": seed,
+        "positions_counted": POSITIONS_COUNTED,
+        "positions": positions,
+        "by_deck": {"12": by_deck_json(12), "15": by_deck_json(15)},
+        "sets_at_12": {"mean": mean12, "ci95": [lo12, hi12], "distribution": sets12},
+        "sets_all_positions": sets_all,
+        "cards_left": {"mean": left_mean, "ci95": [left_lo, left_hi], "distribution": left},
+        "table_reached": reached,
+        "sets_taken": stats.sets_taken,
+        "seconds": seconds,
+    })
+}
+
+fn game_chart(stats: &GameStats, pick: &str) -> BarChart {
+    let at12 = trimmed(&stats.sets_at_12);
+    let mut before_end = stats.sets_all.clone();
+    before_end[0] -= stats.games; // each game's final table: no SET
+    let before_end = trimmed(&before_end);
+    let bins = at12.len().max(before_end.len());
+    let shares = |counts: &[u64]| {
+        let total: u64 = counts.iter().sum();
+        (0..bins)
+            .map(|s| counts.get(s).copied().unwrap_or(0) as f64 / total as f64)
+            .collect()
+    };
+    BarChart {
+        title: format!(
+            "SETs on the table during {} games ({pick} pick)",
+            group_digits(stats.games.into())
+        ),
+        x_label: "number of SETs on the table".into(),
+        y_label: "share of positions".into(),
+        categories: (0..bins).map(|s| s.to_string()).collect(),
+        series: vec![
+            Series {
+                name: "12-card positions".into(),
+                values: shares(at12),
+                intervals: None,
+            },
+            Series {
+                name: "all positions but the final (as seed 003)".into(),
+                values: shares(before_end),
+                intervals: None,
+            },
+        ],
         log_y: false,
     }
 }

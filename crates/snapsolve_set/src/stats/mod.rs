@@ -3,6 +3,7 @@
 //! - [`caps`]: how many sets of `k` cards hold no SET, exactly, for every `k`;
 //! - [`deal`]: the distribution of the number of SETs among `n` random
 //!   cards, exactly for `n ≤ 12` and by Monte Carlo for any `n`;
+//! - [`game`]: whole games simulated by the million, with intervals;
 //! - [`symmetry`] (private): the counting identity that makes those exact
 //!   counts cheap, by exploiting the affine symmetry of the deck.
 //!
@@ -11,10 +12,12 @@
 
 pub mod caps;
 pub mod deal;
+pub mod game;
 mod symmetry;
 
 pub use caps::{CapTable, NoSetChance, count_caps};
 pub use deal::{DealDistribution, DealError, exact_deal, exact_moments, sample_deals};
+pub use game::{GameStats, Pick, Position, RatioSums, simulate_games};
 pub use symmetry::binomial;
 
 /// Called with (work done, total work) as a long computation advances, from any thread.

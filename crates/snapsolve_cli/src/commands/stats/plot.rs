@@ -123,7 +123,9 @@ where
         if chart.log_y {
             format!("1e{y:.0}")
         } else {
-            format!("{y}")
+            // Mesh values are sums of float steps: 0.15000000000000002 → 0.15.
+            let text = format!("{y:.4}");
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
         }
     };
     plot.configure_mesh()

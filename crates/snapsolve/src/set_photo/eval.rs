@@ -1,0 +1,277 @@
+//! Measuring the photo reader against labelled photos and crops.
+//!
+//! Photo labels give each photo's cards as a multiset, without positions, so
+//! a photo is scored by matching multisets: cards right = size of the
+//! intersection of the read and true multisets; per attribute the same on the
+//! attribute's values; missed = true cards beyond those read; false = cards
+//! read beyond the true count.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use snapsolve_set::{Attribute, Card};
+use snapsolve_vision::crop::canonical_card;
+use snapsolve_vision::{Limits, read_image, read_photo};
+
+use super::classify::CardClassifier;
+use super::table::read_table;
+
+/// Totals for one deck edition.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EditionScore {
+    /// Photos (or crops) scored.
+    pub items: usize,
+    /// True cards.
+    pub cards: usize,
+    /// True cards matched by a read card (photos only).
+    pub found: usize,
+    /// True cards with no read card.
+    pub missed: usize,
+    /// Read cards beyond the true count.
+    pub false_cards: usize,
+    /// Cards read right on all four attributes.
+    pub right: usize,
+    /// Cards right per attribute (number, color, shading, shape).
+    pub attribute_right: [usize; 4],
+    /// Photos whose cards were all read right, with none missing or extra.
+    pub tables_right: usize,
+    /// Milliseconds per item (decode included), in input order.
+    pub millis: Vec<f64>,
+    /// Items that could not be read (with why).
+    pub failures: Vec<String>,
+}
+
+impl EditionScore {
+    /// Share of cards read right.
+    pub fn card_accuracy(&self) -> f64 {
+        self.right as f64 / self.cards.max(1) as f64
+    }
+
+    /// Share of cards right on one attribute.
+    pub fn attribute_accuracy(&self, index: usize) -> f64 {
+        self.attribute_right[index] as f64 / self.cards.max(1) as f64
+    }
+
+    /// Median milliseconds per item.
+    pub fn median_millis(&self) -> f64 {
+        let mut m = self.millis.clone();
+        m.sort_by(f64::total_cmp);
+        m.get(m.len() / 2).copied().unwrap_or(0.0)
+    }
+}
+
+/// Scores per deck edition, by edition name.
+pub type Scores = BTreeMap<String, EditionScore>;
+
+/// A problem with a labels file.
+#[derive(Debug)]
+pub struct LabelError(pub String);
+
+impl std::fmt::Display for LabelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LabelError {}
+
+/// One labelled photo.
+#[derive(Clone, Debug)]
+pub struct PhotoLabel {
+    /// Path relative to the root.
+    pub image: String,
+    /// Deck edition.
+    pub deck: String,
+    /// True cards (multiset).
+    pub cards: Vec<Card>,
+}
+
+/// Parses `photos.jsonl` lines (`image`, `deck`, `cards`).
+pub fn parse_photo_labels(text: &str) -> Result<Vec<PhotoLabel>, LabelError> {
+    let mut labels = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let bad = |why: &str| LabelError(format!("line {}: {why}", n + 1));
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+        let image = value["image"].as_str().ok_or_else(|| bad("no \"image\""))?;
+        let deck = value["deck"].as_str().unwrap_or("unknown");
+        let cards = value["cards"]
+            .as_array()
+            .ok_or_else(|| bad("no \"cards\" list"))?
+            .iter()
+            .map(|c| {
+                c.as_str()
+                    .and_then(|s| s.parse::<Card>().ok())
+                    .ok_or_else(|| bad(&format!("bad card {c}")))
+            })
+            .collect::<Result<Vec<Card>, LabelError>>()?;
+        labels.push(PhotoLabel {
+            image: image.to_string(),
+            deck: deck.to_string(),
+            cards,
+        });
+    }
+    Ok(labels)
+}
+
+/// Size of the intersection of two multisets of small keys.
+fn multiset_overlap(a: impl Iterator<Item = u8>, b: impl Iterator<Item = u8>) -> usize {
+    let mut count = [0i32; 81];
+    for x in a {
+        count[usize::from(x)] += 1;
+    }
+    let mut overlap = 0;
+    for y in b {
+        if count[usize::from(y)] > 0 {
+            count[usize::from(y)] -= 1;
+            overlap += 1;
+        }
+    }
+    overlap
+}
+
+/// Reads every labelled photo and scores it.
+pub fn evaluate_photos(
+    labels: &[PhotoLabel],
+    root: &Path,
+    classifier: &dyn CardClassifier,
+) -> Scores {
+    let mut scores = Scores::new();
+    for label in labels {
+        let score = scores.entry(label.deck.clone()).or_default();
+        score.items += 1;
+        score.cards += label.cards.len();
+        let start = Instant::now();
+        let photo = match read_photo(&root.join(&label.image), Limits::default()) {
+            Ok(photo) => photo,
+            Err(e) => {
+                score.failures.push(format!("{}: {e}", label.image));
+                score.missed += label.cards.len();
+                continue;
+            }
+        };
+        let reading = read_table(&photo, classifier);
+        score.millis.push(start.elapsed().as_secs_f64() * 1e3);
+        let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
+        let found = read.len().min(label.cards.len());
+        score.found += found;
+        score.missed += label.cards.len() - found;
+        score.false_cards += read.len().saturating_sub(label.cards.len());
+        let right = multiset_overlap(
+            read.iter().map(|c| c.index()),
+            label.cards.iter().map(|c| c.index()),
+        );
+        score.right += right;
+        for (a, attribute) in Attribute::ALL.iter().enumerate() {
+            score.attribute_right[a] += multiset_overlap(
+                read.iter().map(|c| c.value(*attribute)),
+                label.cards.iter().map(|c| c.value(*attribute)),
+            );
+        }
+        if right == label.cards.len() && read.len() == label.cards.len() {
+            score.tables_right += 1;
+        }
+    }
+    scores
+}
+
+/// One labelled crop: `image,card,deck,...` rows of `crops.csv`.
+#[derive(Clone, Debug)]
+pub struct CropLabel {
+    /// Path relative to the root.
+    pub image: String,
+    /// True card.
+    pub card: Card,
+    /// Deck edition.
+    pub deck: String,
+}
+
+/// Parses `crops.csv` (header line first; columns image, card, deck).
+pub fn parse_crop_labels(text: &str) -> Result<Vec<CropLabel>, LabelError> {
+    let mut labels = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split(',').collect();
+        let bad = |why: &str| LabelError(format!("line {}: {why}", n + 1));
+        let (Some(image), Some(card)) = (fields.first(), fields.get(1)) else {
+            return Err(bad("expected image,card,deck"));
+        };
+        let card = card.parse::<Card>().map_err(|e| bad(&e.to_string()))?;
+        labels.push(CropLabel {
+            image: image.to_string(),
+            card,
+            deck: fields.get(2).unwrap_or(&"unknown").to_string(),
+        });
+    }
+    Ok(labels)
+}
+
+/// Names every labelled crop and scores it.
+pub fn evaluate_crops(
+    labels: &[CropLabel],
+    root: &Path,
+    classifier: &dyn CardClassifier,
+) -> Scores {
+    let mut scores = Scores::new();
+    for label in labels {
+        let score = scores.entry(label.deck.clone()).or_default();
+        score.items += 1;
+        score.cards += 1;
+        let start = Instant::now();
+        let image = match read_image(&root.join(&label.image), Limits::default()) {
+            Ok(image) => image,
+            Err(e) => {
+                score.failures.push(format!("{}: {e}", label.image));
+                continue;
+            }
+        };
+        let Some(reading) = classifier.classify(&[canonical_card(&image)]).pop() else {
+            continue;
+        };
+        score.millis.push(start.elapsed().as_secs_f64() * 1e3);
+        score.found += 1;
+        let card = reading.card();
+        score.right += usize::from(card == label.card);
+        for (a, attribute) in Attribute::ALL.iter().enumerate() {
+            score.attribute_right[a] +=
+                usize::from(card.value(*attribute) == label.card.value(*attribute));
+        }
+    }
+    scores
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multisets_overlap_by_count() {
+        assert_eq!(
+            multiset_overlap([1u8, 1, 2].into_iter(), [1u8, 2, 2, 3].into_iter()),
+            2
+        );
+    }
+
+    #[test]
+    fn labels_parse_and_bad_cards_are_reported() {
+        let ok = parse_photo_labels(
+            r#"{"image": "a.jpg", "deck": "std", "cards": ["1-red-solid-oval"]}"#,
+        )
+        .unwrap();
+        assert_eq!(ok[0].cards.len(), 1);
+        assert!(
+            parse_photo_labels(r#"{"image": "a.jpg", "cards": ["7-red-solid-oval"]}"#).is_err()
+        );
+        let crops = parse_crop_labels("image,card,deck\nx.png,2-green-open-diamond,std\n").unwrap();
+        assert_eq!(crops[0].card.to_string(), "2-green-open-diamond");
+    }
+}

@@ -1,0 +1,155 @@
+//! `snapsolve set photo` and `snapsolve set card`: reading cards from pictures.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::json;
+use snapsolve::set_photo::table::{TableReading, draw_answer, read_table};
+use snapsolve::set_photo::{CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name};
+use snapsolve_vision::crop::canonical_card;
+use snapsolve_vision::{Limits, read_image, read_photo};
+
+use crate::error::{CliError, CliResult};
+use crate::input::print_json;
+
+/// Arguments of `set photo`.
+#[derive(Debug, Args)]
+pub struct PhotoArgs {
+    /// A photo of the table (JPEG, PNG or WebP).
+    image: PathBuf,
+    /// Print JSON: {"image": {"width", "height"}, "cards": [{"card", "corners", "confidence"}], "sets": [[i,j,k]]};
+    /// corners are in the pixels of the image as stored in the file.
+    #[arg(long)]
+    json: bool,
+    /// Write the upright photo with the SETs drawn on it (PNG or JPEG by extension).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Draw at most this many SETs.
+    #[arg(long, default_value_t = 8)]
+    max_sets: usize,
+    /// Which classifier names the cards.
+    #[arg(long, default_value = DEFAULT_CLASSIFIER)]
+    classifier: String,
+}
+
+/// Arguments of `set card`.
+#[derive(Debug, Args)]
+pub struct CardArgs {
+    /// Pictures of single cards, each filling its picture.
+    #[arg(required = true)]
+    images: Vec<PathBuf>,
+    /// Print a JSON array of {"card", "confidence"}, one per picture in order.
+    #[arg(long)]
+    json: bool,
+    /// Which classifier names the cards.
+    #[arg(long, default_value = DEFAULT_CLASSIFIER)]
+    classifier: String,
+}
+
+/// The classifier named on the command line.
+pub fn classifier(name: &str) -> CliResult<Box<dyn CardClassifier>> {
+    classifier_by_name(name).ok_or_else(|| {
+        CliError::usage(format!(
+            "unknown classifier {name:?}; choose one of: {}",
+            CLASSIFIERS.join(", ")
+        ))
+    })
+}
+
+/// `set photo`.
+pub fn photo(args: &PhotoArgs) -> CliResult {
+    let classifier = classifier(&args.classifier)?;
+    let photo = read_photo(&args.image, Limits::default())
+        .map_err(|e| CliError::failed(format!("{}: {e}", args.image.display())))?;
+    let reading = read_table(&photo, classifier.as_ref());
+    if let Some(out) = &args.out {
+        let mut picture = photo.image.clone();
+        draw_answer(&mut picture, &reading, args.max_sets);
+        picture
+            .save(out)
+            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", out.display())))?;
+    }
+    if args.json {
+        print_json(&reading_json(&reading));
+    } else {
+        print_text(&reading, &args.image, args.max_sets);
+    }
+    Ok(())
+}
+
+fn reading_json(reading: &TableReading) -> serde_json::Value {
+    let round = |v: f32| (f64::from(v) * 10.0).round() / 10.0;
+    json!({
+        "image": {"width": reading.width, "height": reading.height},
+        "cards": reading.cards.iter().map(|c| json!({
+            "card": c.card.to_string(),
+            "corners": c.stored.corners.iter().map(|p| [round(p[0]), round(p[1])]).collect::<Vec<_>>(),
+            "confidence": (f64::from(c.confidence()) * 1000.0).round() / 1000.0,
+        })).collect::<Vec<_>>(),
+        "sets": reading.sets,
+        "duplicates": reading.duplicates,
+        "unsure": reading.unsure,
+    })
+}
+
+fn print_text(reading: &TableReading, path: &Path, max_sets: usize) {
+    println!("{}: {} cards", path.display(), reading.cards.len());
+    for (i, card) in reading.cards.iter().enumerate() {
+        let flag = if reading.unsure.contains(&i) {
+            "  (unsure)"
+        } else {
+            ""
+        };
+        println!(
+            "  {:>2}. {:<28} {:.2}{flag}",
+            i + 1,
+            card.card.to_string(),
+            card.confidence()
+        );
+    }
+    for group in &reading.duplicates {
+        let positions: Vec<String> = group.iter().map(|i| (i + 1).to_string()).collect();
+        println!(
+            "  warning: cards {} read as the same card",
+            positions.join(", ")
+        );
+    }
+    match reading.sets.len() {
+        0 => println!("no SET"),
+        n => {
+            println!("{n} SET{}:", if n == 1 { "" } else { "s" });
+            for (k, set) in reading.sets.iter().enumerate().take(max_sets) {
+                let names: Vec<String> = set
+                    .iter()
+                    .map(|&i| format!("{}. {}", i + 1, reading.cards[i].card))
+                    .collect();
+                println!("  SET {}: {}", k + 1, names.join(" | "));
+            }
+        }
+    }
+}
+
+/// `set card`.
+pub fn card(args: &CardArgs) -> CliResult {
+    let classifier = classifier(&args.classifier)?;
+    let mut crops = Vec::with_capacity(args.images.len());
+    for path in &args.images {
+        let image = read_image(path, Limits::default())
+            .map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?;
+        crops.push(canonical_card(&image));
+    }
+    let readings = classifier.classify(&crops);
+    if args.json {
+        print_json(&serde_json::Value::Array(
+            readings
+                .iter()
+                .map(|r| json!({"card": r.card().to_string(), "confidence": (f64::from(r.confidence()) * 1000.0).round() / 1000.0}))
+                .collect(),
+        ));
+    } else {
+        for (path, r) in args.images.iter().zip(&readings) {
+            println!("{}: {} ({:.2})", path.display(), r.card(), r.confidence());
+        }
+    }
+    Ok(())
+}
