@@ -10,3 +10,4 @@ pub mod set;
 pub mod set_photo;
 pub mod sudoku;
 pub mod sudoku_photo;
+pub mod train;

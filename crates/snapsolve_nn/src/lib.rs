@@ -7,4 +7,6 @@
 #![deny(missing_docs)]
 
 pub mod digits;
+pub mod set_cards;
 pub mod train;
+pub mod train_stream;

@@ -11,7 +11,7 @@ pub use features::FeaturesClassifier;
 pub use table::{TableReading, draw_answer, read_table};
 
 /// Names accepted by [`classifier_by_name`].
-pub const CLASSIFIERS: [&str; 1] = ["features"];
+pub const CLASSIFIERS: [&str; 2] = ["features", "network"];
 
 /// The classifier used when none is named (the hand-made features one until
 /// the network lands).
@@ -21,6 +21,12 @@ pub const DEFAULT_CLASSIFIER: &str = "features";
 pub fn classifier_by_name(name: &str) -> Option<Box<dyn CardClassifier>> {
     match name {
         "features" => Some(Box::new(FeaturesClassifier)),
+        "network" => NetworkClassifier::embedded()
+            .ok()
+            .map(|c| Box::new(c) as Box<dyn CardClassifier>),
         _ => None,
     }
 }
+pub mod network;
+
+pub use network::NetworkClassifier;

@@ -8,6 +8,7 @@ mod stats;
 mod sudoku;
 mod sudoku_photo;
 mod train;
+mod train_set_cards;
 
 use clap::Subcommand;
 

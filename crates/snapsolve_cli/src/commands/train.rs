@@ -32,11 +32,15 @@ pub enum TrainCommand {
         #[arg(long, default_value_t = 6)]
         seed: u64,
     },
+    /// The SET card network, from rendered cards of both editions plus real
+    /// crops split by source photo. Uses one core.
+    SetCards(super::train_set_cards::SetCardsArgs),
 }
 
 /// Runs a training command.
 pub fn run(command: TrainCommand) -> CliResult {
     match command {
+        TrainCommand::SetCards(args) => super::train_set_cards::run(args),
         TrainCommand::Digits {
             data,
             out,

@@ -1,0 +1,496 @@
+//! `snapsolve train set-cards`: the SET card network from rendered cards of
+//! both editions plus real crops, split by source photo.
+//!
+//! Split (never trained on what is evaluated): every crop of `set/crops.csv`
+//! whose source photo is a game table or a photo listed in `set/photos.jsonl`
+//! (the photos `snapsolve eval set-photos` reads) is held out: stetelepta's
+//! own `test/` crops (10 table photos) and the tomwhite crops of the table
+//! `20170106_205743` and of the 3x3 board photos. The rest (tomwhite
+//! `train-v2/labelled`, stetelepta single-card photos) is trained on.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{VarBuilder, VarMap};
+use image::RgbImage;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use snapsolve_nn::set_cards::{CLASSES, Config, HEADS, SetCardNet};
+use snapsolve_nn::train_stream::{StepReport, TrainConfig, multi_head_cross_entropy, train_loop};
+use snapsolve_set::Card;
+use snapsolve_synth::{Edition, render_crop};
+use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH};
+
+use crate::set_photo::network::{NetworkClassifier, input_tensor, network_pixels};
+
+/// What to train and where to put it.
+#[derive(Clone, Debug)]
+pub struct SetCardsTraining {
+    /// The shared data folder (holding `set/crops.csv`).
+    pub data_dir: PathBuf,
+    /// Where the safetensors weights are written.
+    pub out: PathBuf,
+    /// Optimiser steps.
+    pub steps: usize,
+    /// Crops per step.
+    pub batch_size: usize,
+    /// Rendered crops in the synthetic pool (half per edition).
+    pub synthetic: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+}
+
+impl SetCardsTraining {
+    /// The recipe that made the committed weights.
+    pub fn reference(data_dir: PathBuf, out: PathBuf) -> SetCardsTraining {
+        SetCardsTraining {
+            data_dir,
+            out,
+            steps: 4000,
+            batch_size: 32,
+            synthetic: 8000,
+            seed: 2026,
+        }
+    }
+}
+
+/// Progress of a training run, for progress bars.
+#[derive(Clone, Debug)]
+pub enum TrainProgress {
+    /// Real crops decoded so far, of the total.
+    Loading(usize, usize),
+    /// Synthetic crops rendered so far, of the total.
+    Rendering(usize, usize),
+    /// One optimiser step done, of the total.
+    Step(StepReport, usize),
+}
+
+/// Accuracy on one group of crops.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Score {
+    /// Crops scored.
+    pub crops: usize,
+    /// Crops with all four attributes right.
+    pub all_right: usize,
+    /// Crops with each attribute right (number, color, shading, shape).
+    pub attribute_right: [usize; 4],
+}
+
+impl Score {
+    /// Fraction of crops with all four attributes right.
+    pub fn accuracy(&self) -> f64 {
+        self.all_right as f64 / self.crops.max(1) as f64
+    }
+}
+
+/// How the real crops were split, per source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SplitCount {
+    /// Source name (`tomwhite`, `stetelepta`).
+    pub source: String,
+    /// Crops and distinct photos trained on.
+    pub train: (usize, usize),
+    /// Crops and distinct photos held out.
+    pub held_out: (usize, usize),
+}
+
+/// What a training run did and how well the result reads held-out crops.
+#[derive(Clone, Debug)]
+pub struct TrainingReport {
+    /// Real crop split per source.
+    pub split: Vec<SplitCount>,
+    /// Held-out accuracy per deck edition label (`std`, `alt_rect_dotted`).
+    pub held_out: Vec<(String, Score)>,
+    /// Accuracy on the real training crops, per edition (a fit check, not a result).
+    pub train: Vec<(String, Score)>,
+    /// Mean loss over the last 100 steps.
+    pub final_loss: f32,
+    /// Weights written.
+    pub out: PathBuf,
+}
+
+/// Why training failed.
+#[derive(Debug)]
+pub enum TrainError {
+    /// A data file could not be read or understood.
+    Data(String),
+    /// The network library failed.
+    Network(candle_core::Error),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::Data(m) => write!(f, "training data: {m}"),
+            TrainError::Network(e) => write!(f, "network: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+impl From<candle_core::Error> for TrainError {
+    fn from(e: candle_core::Error) -> Self {
+        TrainError::Network(e)
+    }
+}
+
+/// One labelled crop, already shrunk to the network's input.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Interleaved RGB at the network's input size.
+    pub pixels: Vec<u8>,
+    /// The card shown.
+    pub card: Card,
+    /// Its deck edition.
+    pub edition: Edition,
+}
+
+/// A real crop from `set/crops.csv` with where it came from.
+#[derive(Clone, Debug)]
+pub struct RealCrop {
+    /// The crop.
+    pub sample: Sample,
+    /// `tomwhite` or `stetelepta`.
+    pub source: String,
+    /// Identifier of the photo it was cut from.
+    pub photo: String,
+    /// Whether the split keeps it out of training.
+    pub held_out: bool,
+}
+
+/// Trains the network from scratch and writes its weights to `spec.out`.
+pub fn train_set_cards(
+    spec: &SetCardsTraining,
+    progress: &mut dyn FnMut(TrainProgress),
+) -> Result<TrainingReport, TrainError> {
+    let config = Config::small();
+    let real = load_real_crops(&spec.data_dir, &config, progress)?;
+    let (held, trained): (Vec<&RealCrop>, Vec<&RealCrop>) = real.iter().partition(|c| c.held_out);
+    let split = split_counts(&real);
+    let mut rng = StdRng::seed_from_u64(spec.seed);
+    let synthetic = render_pool(spec.synthetic, &config, &mut rng, progress);
+    let pools = Pools::new(&trained, &synthetic);
+
+    let device = Device::Cpu;
+    let varmap = VarMap::new();
+    let net = SetCardNet::new(
+        &config,
+        VarBuilder::from_varmap(&varmap, DType::F32, &device),
+    )?;
+    let train_config = TrainConfig {
+        steps: spec.steps,
+        learning_rate: 4e-3,
+        warmup_steps: 100,
+        weight_decay: 1e-4,
+    };
+    let losses = train_loop(
+        &varmap,
+        &train_config,
+        |_| pools.batch(spec.batch_size, &config, &mut rng),
+        |(x, y)| multi_head_cross_entropy(&net.forward_t(x, true)?, y, HEADS, CLASSES),
+        |report| progress(TrainProgress::Step(*report, spec.steps)),
+    )?;
+    varmap.save(&spec.out)?;
+
+    let classifier = NetworkClassifier::from_net(net, &config);
+    let tail = &losses[losses.len().saturating_sub(100)..];
+    Ok(TrainingReport {
+        split,
+        held_out: score_by_edition(&classifier, &held)?,
+        train: score_by_edition(&classifier, &trained)?,
+        final_loss: tail.iter().sum::<f32>() / tail.len().max(1) as f32,
+        out: spec.out.clone(),
+    })
+}
+
+/// Reads `set/crops.csv`, turns every crop upright (portrait) and shrinks it, and applies the split.
+pub fn load_real_crops(
+    data_dir: &Path,
+    config: &Config,
+    progress: &mut dyn FnMut(TrainProgress),
+) -> Result<Vec<RealCrop>, TrainError> {
+    let csv_path = data_dir.join("set/crops.csv");
+    let text = std::fs::read_to_string(&csv_path)
+        .map_err(|e| TrainError::Data(format!("{}: {e}", csv_path.display())))?;
+    let listed = listed_photos(data_dir)?;
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let mut crops = Vec::with_capacity(rows.len());
+    for (i, line) in rows.iter().enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [image, card, deck, source, ..] = fields[..] else {
+            return Err(TrainError::Data(format!(
+                "{}: line {} has too few fields",
+                csv_path.display(),
+                i + 2
+            )));
+        };
+        let card: Card = card
+            .parse()
+            .map_err(|e| TrainError::Data(format!("line {}: {e}", i + 2)))?;
+        let edition = Edition::from_label(deck)
+            .ok_or_else(|| TrainError::Data(format!("line {}: unknown deck {deck}", i + 2)))?;
+        let crop = upright_crop(&data_dir.join(image))?;
+        let source = source.split('/').next().unwrap_or(source).to_string();
+        let photo = source_photo(image);
+        let held_out =
+            listed.contains(&photo) || image.contains("/stetelepta/") && image.contains("/test/");
+        crops.push(RealCrop {
+            sample: Sample {
+                pixels: network_pixels(&crop, config),
+                card,
+                edition,
+            },
+            source,
+            photo,
+            held_out,
+        });
+        progress(TrainProgress::Loading(i + 1, rows.len()));
+    }
+    Ok(crops)
+}
+
+/// A crop file as the pipeline would hand it over: portrait, at the canonical crop size.
+fn upright_crop(path: &Path) -> Result<RgbImage, TrainError> {
+    let mut rgb = snapsolve_vision::read_image(path, snapsolve_vision::Limits::default())
+        .map_err(|e| TrainError::Data(format!("{}: {e}", path.display())))?;
+    if rgb.width() > rgb.height() {
+        rgb = image::imageops::rotate90(&rgb);
+    }
+    Ok(image::imageops::resize(
+        &rgb,
+        CARD_CROP_WIDTH,
+        CARD_CROP_HEIGHT,
+        image::imageops::FilterType::Triangle,
+    ))
+}
+
+/// The photo a crop was cut from, from its path. Tomwhite names crops
+/// `PHOTO_BOARD_INDEX` under `labelled/` and `PHOTO_INDEX` elsewhere;
+/// stetelepta names them `INDEX_PHOTO`:
+/// `labelled/…/DSC_4871_1_0.jpg` → `DSC_4871`, `test-v2/…/20170106_205743_2.jpg` → `20170106_205743`,
+/// `6_IMG_7803.JPG.png` → `IMG_7803`, `2_red_round_solid_one.jpg` → `red_round_solid_one`.
+pub fn source_photo(image: &str) -> String {
+    let name = image.rsplit('/').next().unwrap_or(image);
+    let stem = name.split('.').next().unwrap_or(name);
+    let parts: Vec<&str> = stem.split('_').collect();
+    let keep = if image.contains("/labelled/") {
+        &parts[..parts.len().saturating_sub(2)]
+    } else if image.contains("tomwhite/") {
+        &parts[..parts.len().saturating_sub(1)]
+    } else if parts.len() > 1 && parts[0].bytes().all(|b| b.is_ascii_digit()) {
+        &parts[1..]
+    } else {
+        &parts[..]
+    };
+    keep.join("_")
+}
+
+/// File stems of every photo in `set/photos.jsonl`.
+fn listed_photos(data_dir: &Path) -> Result<HashSet<String>, TrainError> {
+    let path = data_dir.join("set/photos.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| TrainError::Data(format!("{}: {e}", path.display())))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| l.split("\"image\": \"").nth(1)?.split('"').next())
+        .map(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            name.split('.').next().unwrap_or(name).to_string()
+        })
+        .collect())
+}
+
+fn split_counts(real: &[RealCrop]) -> Vec<SplitCount> {
+    let mut sources: Vec<String> = real.iter().map(|c| c.source.clone()).collect();
+    sources.sort();
+    sources.dedup();
+    sources
+        .into_iter()
+        .map(|source| {
+            let count = |held: bool| {
+                let crops: Vec<&RealCrop> = real
+                    .iter()
+                    .filter(|c| c.source == source && c.held_out == held)
+                    .collect();
+                let photos: HashSet<&str> = crops.iter().map(|c| c.photo.as_str()).collect();
+                (crops.len(), photos.len())
+            };
+            SplitCount {
+                train: count(false),
+                held_out: count(true),
+                source,
+            }
+        })
+        .collect()
+}
+
+/// Renders `count` synthetic crops, alternating editions, cycling through the 81 cards.
+fn render_pool(
+    count: usize,
+    config: &Config,
+    rng: &mut StdRng,
+    progress: &mut dyn FnMut(TrainProgress),
+) -> Vec<Sample> {
+    let cards: Vec<Card> = Card::all().collect();
+    (0..count)
+        .map(|i| {
+            let card = cards[(i / 2) % cards.len()];
+            let edition = Edition::ALL[i % 2];
+            let crop = render_crop(card, edition, CARD_CROP_WIDTH, CARD_CROP_HEIGHT, rng);
+            progress(TrainProgress::Rendering(i + 1, count));
+            Sample {
+                pixels: network_pixels(&crop, config),
+                card,
+                edition,
+            }
+        })
+        .collect()
+}
+
+/// Where each batch draws from: half rendered, the rest real, the scarce
+/// alternate-edition real crops drawn more often than their share.
+struct Pools<'a> {
+    synthetic: &'a [Sample],
+    real_std: Vec<&'a Sample>,
+    real_alt: Vec<&'a Sample>,
+}
+
+impl<'a> Pools<'a> {
+    fn new(trained: &[&'a RealCrop], synthetic: &'a [Sample]) -> Pools<'a> {
+        let pick = |e: Edition| {
+            trained
+                .iter()
+                .filter(|c| c.sample.edition == e)
+                .map(|c| &c.sample)
+                .collect()
+        };
+        Pools {
+            synthetic,
+            real_std: pick(Edition::Standard),
+            real_alt: pick(Edition::AltRectDotted),
+        }
+    }
+
+    fn draw(&self, rng: &mut StdRng) -> &'a Sample {
+        let roll: f32 = rng.random();
+        let pool: &[&Sample] = if roll < 0.3 && !self.real_std.is_empty() {
+            &self.real_std
+        } else if roll < 0.45 && !self.real_alt.is_empty() {
+            &self.real_alt
+        } else {
+            return &self.synthetic[rng.random_range(0..self.synthetic.len().max(1))];
+        };
+        pool[rng.random_range(0..pool.len())]
+    }
+
+    /// A batch of inputs and `(batch, 4)` targets, each crop randomly turned
+    /// by 180° and given a random colour cast.
+    fn batch(
+        &self,
+        size: usize,
+        config: &Config,
+        rng: &mut StdRng,
+    ) -> candle_core::Result<(Tensor, Tensor)> {
+        if self.synthetic.is_empty() {
+            candle_core::bail!("no synthetic crops to train on");
+        }
+        let mut pixels = Vec::with_capacity(size);
+        let mut targets = Vec::with_capacity(size * HEADS);
+        for _ in 0..size {
+            let sample = self.draw(rng);
+            pixels.push(augment(&sample.pixels, rng));
+            targets.extend(sample.card.values().map(u32::from));
+        }
+        let refs: Vec<&[u8]> = pixels.iter().map(Vec::as_slice).collect();
+        let x = input_tensor(&refs, config)?;
+        let y = Tensor::from_vec(targets, (size, HEADS), &Device::Cpu)?;
+        Ok((x, y))
+    }
+}
+
+/// A half turn half of the time (cards come out upside down), per-channel gains, a little noise.
+fn augment(pixels: &[u8], rng: &mut StdRng) -> Vec<u8> {
+    let gains: [f32; 3] = std::array::from_fn(|_| rng.random_range(0.85..1.15));
+    let mut out: Vec<u8> = pixels
+        .chunks_exact(3)
+        .flat_map(|p| {
+            std::array::from_fn::<u8, 3, _>(|k| (p[k] as f32 * gains[k]).clamp(0.0, 255.0) as u8)
+        })
+        .collect();
+    if rng.random_bool(0.5) {
+        // Reversing the pixel order turns the image by 180°.
+        let mut turned: Vec<u8> = out.chunks_exact(3).rev().flatten().copied().collect();
+        std::mem::swap(&mut out, &mut turned);
+    }
+    out
+}
+
+/// Accuracy of `classifier` on `crops`, per deck edition.
+pub fn score_by_edition(
+    classifier: &NetworkClassifier,
+    crops: &[&RealCrop],
+) -> candle_core::Result<Vec<(String, Score)>> {
+    let mut scores = Vec::new();
+    for edition in Edition::ALL {
+        let group: Vec<&RealCrop> = crops
+            .iter()
+            .copied()
+            .filter(|c| c.sample.edition == edition)
+            .collect();
+        if group.is_empty() {
+            continue;
+        }
+        let refs: Vec<&[u8]> = group.iter().map(|c| c.sample.pixels.as_slice()).collect();
+        let readings = classifier.read_pixels(&refs)?;
+        let mut score = Score {
+            crops: group.len(),
+            ..Score::default()
+        };
+        for (crop, reading) in group.iter().zip(&readings) {
+            let got = reading.card().values();
+            let want = crop.sample.card.values();
+            for a in 0..4 {
+                score.attribute_right[a] += usize::from(got[a] == want[a]);
+            }
+            score.all_right += usize::from(got == want);
+        }
+        scores.push((edition.label().to_string(), score));
+    }
+    Ok(scores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_photos_come_from_file_names() {
+        assert_eq!(source_photo("a/test/0/6_IMG_7803.JPG.png"), "IMG_7803");
+        assert_eq!(
+            source_photo("tomwhite/labelled/1-green/20170311_133010_1_0.jpg"),
+            "20170311_133010"
+        );
+        assert_eq!(
+            source_photo("tomwhite/labelled/1-green/DSC_4871_1_0.jpg"),
+            "DSC_4871"
+        );
+        assert_eq!(
+            source_photo("tomwhite/test-v2/1-green/20170106_205743_2.jpg"),
+            "20170106_205743"
+        );
+        assert_eq!(
+            source_photo("tomwhite/data/green-1-20161231_114459/green-1-20161231_114459_3.jpg"),
+            "green-1-20161231_114459"
+        );
+        assert_eq!(
+            source_photo("x/train/0/2_red_round_solid_one.jpg"),
+            "red_round_solid_one"
+        );
+    }
+}

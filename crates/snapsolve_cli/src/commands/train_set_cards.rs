@@ -1,0 +1,145 @@
+//! `snapsolve train set-cards`: reproduce the SET card network's weights from scratch.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use snapsolve::train::set_cards::{
+    SetCardsTraining, TrainProgress, TrainingReport, train_set_cards,
+};
+
+use crate::error::{CliError, CliResult};
+use crate::input::print_json;
+
+/// Options of `snapsolve train set-cards`; the defaults reproduce the committed weights.
+#[derive(Debug, Args)]
+pub struct SetCardsArgs {
+    /// The shared data folder holding set/crops.csv (default: $SNAPSOLVE_DATA or ../shared/data).
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Where to write the weights.
+    #[arg(long, default_value = "models/set_cards.safetensors")]
+    out: PathBuf,
+    /// Optimiser steps.
+    #[arg(long)]
+    steps: Option<usize>,
+    /// Rendered crops in the synthetic pool.
+    #[arg(long)]
+    synthetic: Option<usize>,
+    /// Random seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `snapsolve train set-cards`.
+pub fn run(args: SetCardsArgs) -> CliResult {
+    let data = match args.data {
+        Some(dir) => dir,
+        None => snapsolve::data::shared_data_dir().ok_or_else(|| {
+            CliError::usage("no shared data folder: pass --data DIR or set SNAPSOLVE_DATA")
+        })?,
+    };
+    let mut spec = SetCardsTraining::reference(data, args.out);
+    spec.steps = args.steps.unwrap_or(spec.steps);
+    spec.synthetic = args.synthetic.unwrap_or(spec.synthetic).max(1);
+    spec.seed = args.seed.unwrap_or(spec.seed);
+    let bar = ProgressBar::new(0);
+    let logs_to_terminal = std::io::stderr().is_terminal();
+    let mut stage = "";
+    let report = train_set_cards(&spec, &mut |p| {
+        let (name, done, total, message) = match p {
+            TrainProgress::Loading(d, t) => ("reading crops", d, t, String::new()),
+            TrainProgress::Rendering(d, t) => ("rendering cards", d, t, String::new()),
+            TrainProgress::Step(r, t) => ("training", r.step + 1, t, format!("loss {:.3}", r.loss)),
+        };
+        if name != stage {
+            stage = name;
+            bar.reset();
+            bar.set_length(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{name:>16} [{{bar:30}}] {{pos}}/{{len}} {{msg}} ({{elapsed}}, eta {{eta}})"
+                ))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+        }
+        if done % 10 == 0 || done == total {
+            bar.set_position(done as u64);
+            bar.set_message(message.clone());
+        }
+        // Without a terminal the bar is hidden: log every tenth instead.
+        if !logs_to_terminal && total >= 10 && (done % (total / 10) == 0) {
+            eprintln!(
+                "{name}: {done}/{total} {message} ({:.0} s)",
+                bar.elapsed().as_secs_f64()
+            );
+        }
+    })
+    .map_err(CliError::failed)?;
+    bar.finish_and_clear();
+    if args.json {
+        print_json(&report_json(&report));
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+fn report_json(report: &TrainingReport) -> serde_json::Value {
+    let scores = |s: &[(String, snapsolve::train::set_cards::Score)]| {
+        s.iter()
+            .map(|(edition, s)| {
+                json!({"deck": edition, "crops": s.crops, "all_right": s.all_right, "accuracy": s.accuracy(),
+                       "attribute_right": {"number": s.attribute_right[0], "color": s.attribute_right[1],
+                                           "shading": s.attribute_right[2], "shape": s.attribute_right[3]}})
+            })
+            .collect::<Vec<_>>()
+    };
+    json!({
+        "weights": report.out.display().to_string(),
+        "final_loss": report.final_loss,
+        "split": report.split.iter().map(|s| json!({"source": s.source,
+            "train": {"crops": s.train.0, "photos": s.train.1},
+            "held_out": {"crops": s.held_out.0, "photos": s.held_out.1}})).collect::<Vec<_>>(),
+        "held_out": scores(&report.held_out),
+        "train": scores(&report.train),
+    })
+}
+
+fn print_report(report: &TrainingReport) {
+    println!(
+        "weights written to {} (final loss {:.4})",
+        report.out.display(),
+        report.final_loss
+    );
+    println!("split by source photo:");
+    for s in &report.split {
+        println!(
+            "  {:<11} train {:>5} crops from {:>3} photos, held out {:>4} crops from {:>3} photos",
+            s.source, s.train.0, s.train.1, s.held_out.0, s.held_out.1
+        );
+    }
+    for (title, scores) in [
+        ("held out (never trained on)", &report.held_out),
+        ("training crops (fit check)", &report.train),
+    ] {
+        println!("{title}:");
+        for (deck, s) in scores.iter() {
+            let pct = |n: usize| 100.0 * n as f64 / s.crops.max(1) as f64;
+            println!(
+                "  {deck:<16} {:>5} crops: all four right {:6.2}%  number {:6.2}%  color {:6.2}%  shading {:6.2}%  shape {:6.2}%",
+                s.crops,
+                100.0 * s.accuracy(),
+                pct(s.attribute_right[0]),
+                pct(s.attribute_right[1]),
+                pct(s.attribute_right[2]),
+                pct(s.attribute_right[3])
+            );
+        }
+    }
+}
