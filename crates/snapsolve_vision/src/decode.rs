@@ -161,6 +161,23 @@ pub fn stored_from_upright(
     }
 }
 
+/// Whether a JPEG's last scan is followed by an end-of-image marker. The
+/// decoder pads a truncated scan with grey instead of failing; entropy-coded
+/// data never contains `FF D9` or `FF DA` (every `FF` there is followed by
+/// `00`), so the last start-of-scan must come before the last end-of-image
+/// (an embedded EXIF thumbnail has its own pair, earlier in the file).
+fn jpeg_is_complete(bytes: &[u8]) -> bool {
+    let last = |marker: u8| {
+        bytes
+            .windows(2)
+            .rposition(|w| w[0] == 0xFF && w[1] == marker)
+    };
+    match (last(0xDA), last(0xD9)) {
+        (Some(scan), Some(end)) => end > scan,
+        _ => false,
+    }
+}
+
 /// Decodes JPEG, PNG or WebP bytes into a [`Photo`]: upright pixels and the
 /// orientation that made them upright.
 pub fn decode_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> {
@@ -175,6 +192,11 @@ pub fn decode_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> 
         .map_err(DecodeError::Io)?;
     if reader.format().is_none() {
         return Err(DecodeError::UnknownFormat);
+    }
+    if reader.format() == Some(image::ImageFormat::Jpeg) && !jpeg_is_complete(bytes) {
+        return Err(DecodeError::Corrupt(
+            "the JPEG data ends before its end-of-image marker".into(),
+        ));
     }
     let mut decoder = reader
         .into_decoder()
@@ -233,6 +255,20 @@ mod tests {
         let bytes = png_bytes(64, 64);
         assert!(matches!(
             decode_image(&bytes[..bytes.len() / 2], Limits::default()),
+            Err(DecodeError::Corrupt(_))
+        ));
+    }
+
+    #[test]
+    fn truncated_jpeg_is_an_error() {
+        let mut bytes = Vec::new();
+        RgbImage::from_pixel(64, 64, image::Rgb([200, 10, 10]))
+            .write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg)
+            .unwrap();
+        assert!(decode_image(&bytes, Limits::default()).is_ok());
+        let cut = &bytes[..bytes.len() - 40];
+        assert!(matches!(
+            decode_image(cut, Limits::default()),
             Err(DecodeError::Corrupt(_))
         ));
     }
