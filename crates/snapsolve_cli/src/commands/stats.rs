@@ -439,6 +439,7 @@ fn game(args: &GameArgs) -> CliResult {
     println!("No SET on the table, with 95% intervals (games as independent units):");
     let line = |label: &str, sums: &RatioSums| {
         let (lo, hi) = sums.ci95();
+        let (lo, hi) = (lo.max(0.0), hi.min(1.0));
         println!(
             "  {label:<34} {:>8.4}%  [{:.4}, {:.4}]  of {:>12} positions  (1 in {:.1})",
             100.0 * sums.ratio(),

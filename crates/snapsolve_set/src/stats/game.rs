@@ -26,11 +26,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rand::Rng;
 use rayon::prelude::*;
 
-use super::caps::third_index;
-use super::{Progress, rng_for};
+use super::Progress;
+use super::random::{Stream, below, rng_for, shuffle};
+use crate::card::Card;
 
 /// How the SET to take is chosen when the table holds several.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,19 +260,52 @@ fn stats_position(stats: &mut GameStats, position: Position) {
     }
 }
 
+/// `THIRD_ABOVE[c][a]`: the card completing `a` and `c` if it is above `a`,
+/// else [`NO_CARD`]. A new card `c` then finds each SET `{a, b, c}` it makes
+/// with the table once, from the smaller of its two old cards, without a
+/// compare. Rows (and [`Game::present`]) have 128 entries so that an index
+/// masked with `& 127` needs no bounds check.
+static THIRD_ABOVE: [[u8; 128]; 81] = {
+    let mut table = [[NO_CARD; 128]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut a = 0;
+        while a < 81 {
+            if let (Some(x), Some(y)) = (Card::from_index(c as u8), Card::from_index(a as u8)) {
+                let b = x.third(y).index();
+                if b > a as u8 {
+                    table[c][a] = b;
+                }
+            }
+            a += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// Index mask for [`THIRD_ABOVE`] rows and [`Game::present`].
+const CARD_MASK: usize = 127;
+/// Index mask for [`Game::sets`], which has room for more than [`MAX_SETS`].
+const SET_MASK: usize = 127;
+
+/// A card index that is never on the table.
+const NO_CARD: u8 = 81;
+
 /// The state of one game, reused from game to game to avoid allocation.
 #[derive(Clone, Debug)]
 struct Game {
+    /// The shuffled deck, dealt in order: `deck[dealt..]` are still to come.
+    deck: [u8; 81],
+    dealt: usize,
     /// Cards on the table, in table order (indices).
     table: [u8; MAX_TABLE],
     len: usize,
-    /// The same cards as a mask.
-    on_table: u128,
-    /// The deck: `deck[dealt..]` are the cards not dealt yet.
-    deck: [u8; 81],
-    dealt: usize,
-    /// SETs on the table, as card triples: `sets[..set_count]`.
-    sets: [[u8; 3]; MAX_SETS + 1],
+    /// `present[card]` is 1 for a card on the table, 0 otherwise
+    /// (`present[NO_CARD]` always 0).
+    present: [u8; CARD_MASK + 1],
+    /// SETs on the table, as card triples packed by [`pack`]: `sets[..set_count]`.
+    sets: [u32; SET_MASK + 1],
     set_count: usize,
     /// Per-game counts for the ratio sums, by table size.
     per_size: [(u8, u8); MAX_TABLE + 1],
@@ -286,12 +319,12 @@ struct Game {
 impl Default for Game {
     fn default() -> Self {
         Game {
-            table: [0; MAX_TABLE],
-            len: 0,
-            on_table: 0,
             deck: [0; 81],
             dealt: 0,
-            sets: [[0; 3]; MAX_SETS + 1],
+            table: [0; MAX_TABLE],
+            len: 0,
+            present: [0; CARD_MASK + 1],
+            sets: [0; SET_MASK + 1],
             set_count: 0,
             per_size: [(0, 0); MAX_TABLE + 1],
             positions: 0,
@@ -303,12 +336,35 @@ impl Default for Game {
     }
 }
 
+/// Three cards in one word, so that a candidate SET is one store.
+#[inline]
+fn pack(a: u8, b: u8, c: u8) -> u32 {
+    u32::from_le_bytes([a, b, c, 0])
+}
+
+#[inline]
+fn unpack(set: u32) -> [u8; 3] {
+    let [a, b, c, _] = set.to_le_bytes();
+    [a, b, c]
+}
+
+/// The deck in index order, before shuffling.
+const ORDERED_DECK: [u8; 81] = {
+    let mut deck = [0; 81];
+    let mut i = 0;
+    while i < 81 {
+        deck[i] = i as u8;
+        i += 1;
+    }
+    deck
+};
+
 impl Game {
     /// Plays game number `index` of the run with `seed`, reporting every position.
     fn play(&mut self, pick: Pick, seed: u64, index: u64, mut report: impl FnMut(Position)) {
         let mut rng = rng_for(seed, index);
-        self.reset();
-        self.deal(12, &mut rng);
+        self.reset(&mut rng);
+        self.deal(12);
         loop {
             let position = Position {
                 table: self.len,
@@ -321,25 +377,27 @@ impl Game {
                 if self.dealt == 81 {
                     return;
                 }
-                self.deal(3, &mut rng);
+                self.deal(3);
             } else {
                 let chosen = match pick {
-                    Pick::Random => self.sets[rng.random_range(0..self.set_count)],
+                    Pick::Random => {
+                        self.sets[below(&mut rng, self.set_count as u64) as usize & SET_MASK]
+                    }
                     Pick::First => self.first_set(),
                 };
                 self.take(chosen);
-                self.deal(12usize.saturating_sub(self.len), &mut rng);
+                self.deal(12usize.saturating_sub(self.len));
             }
         }
     }
 
-    fn reset(&mut self) {
-        self.len = 0;
-        self.on_table = 0;
-        for (i, card) in self.deck.iter_mut().enumerate() {
-            *card = i as u8;
-        }
+    /// A fresh game: empty table, the deck shuffled by this game's stream.
+    fn reset(&mut self, rng: &mut Stream) {
+        self.deck = ORDERED_DECK;
+        shuffle(rng, &mut self.deck);
         self.dealt = 0;
+        self.len = 0;
+        self.present = [0; CARD_MASK + 1];
         self.set_count = 0;
         self.per_size = [(0, 0); MAX_TABLE + 1];
         self.positions = 0;
@@ -361,67 +419,68 @@ impl Game {
         self.largest = self.largest.max(position.table);
     }
 
-    /// Deals up to `n` cards from the deck (a partial Fisher–Yates shuffle),
-    /// adding the SETs each new card makes with the table.
-    fn deal(&mut self, n: usize, rng: &mut impl Rng) {
-        for _ in 0..n {
-            if self.dealt == 81 {
-                return;
-            }
-            let j = rng.random_range(self.dealt..81);
-            self.deck.swap(self.dealt, j);
-            let card = self.deck[self.dealt];
-            self.dealt += 1;
-            self.add(card);
+    /// Deals the next `n` cards of the deck (fewer if it runs out).
+    fn deal(&mut self, n: usize) {
+        let end = (self.dealt + n).min(81);
+        for i in self.dealt..end {
+            self.add(self.deck[i]);
         }
+        self.dealt = end;
     }
 
+    /// Puts `card` on the table with the SETs it makes there.
     #[inline]
     fn add(&mut self, card: u8) {
         // Branch-free: whether a pair makes a SET is a coin flip for the
         // branch predictor, so every candidate is written and kept or not.
+        let row = &THIRD_ABOVE[usize::from(card)];
+        let mut count = self.set_count;
         for &a in &self.table[..self.len] {
-            let b = third_index(card, a);
-            let hit = (a < b) & ((self.on_table >> b) & 1 != 0);
-            self.sets[self.set_count] = [a, b, card];
-            self.set_count += usize::from(hit);
+            let b = row[usize::from(a) & CARD_MASK];
+            // At most MAX_SETS < SET_MASK SETs fit on a table: the mask never wraps.
+            self.sets[count & SET_MASK] = pack(a, b, card);
+            count += usize::from(self.present[usize::from(b) & CARD_MASK]);
         }
+        self.set_count = count;
         self.table[self.len] = card;
         self.len += 1;
-        self.on_table |= 1 << card;
+        self.present[usize::from(card) & CARD_MASK] = 1;
     }
 
-    fn take(&mut self, set: [u8; 3]) {
-        let gone = set.iter().fold(0u128, |m, &c| m | 1 << c);
-        let mut kept_sets = 0;
-        for i in 0..self.set_count {
-            let set = self.sets[i];
-            self.sets[kept_sets] = set;
-            kept_sets += usize::from(set.iter().all(|&c| gone & (1 << c) == 0));
+    /// Takes `set` off the table with every SET that shares a card with it.
+    fn take(&mut self, set: u32) {
+        for card in unpack(set) {
+            self.present[usize::from(card) & CARD_MASK] = 0;
         }
-        self.set_count = kept_sets;
+        let present = &self.present;
+        let on_table = |card: u8| present[usize::from(card) & CARD_MASK];
+        let mut kept = 0;
+        for i in 0..self.set_count {
+            let set = self.sets[i & SET_MASK];
+            self.sets[kept & SET_MASK] = set;
+            let [a, b, c] = unpack(set);
+            kept += usize::from(on_table(a) & on_table(b) & on_table(c));
+        }
+        self.set_count = kept;
         let mut kept = 0;
         for i in 0..self.len {
             let card = self.table[i];
-            if gone & (1 << card) == 0 {
-                self.table[kept] = card;
-                kept += 1;
-            }
+            self.table[kept] = card;
+            kept += usize::from(on_table(card));
         }
         self.len = kept;
-        self.on_table &= !gone;
         self.taken += 1;
     }
 
     /// The SET whose sorted table positions come first (the first one
     /// `finders::find_sets` would list).
-    fn first_set(&self) -> [u8; 3] {
+    fn first_set(&self) -> u32 {
         let mut position = [0u8; 81];
         for (i, &card) in self.table[..self.len].iter().enumerate() {
-            position[card as usize] = i as u8;
+            position[usize::from(card)] = i as u8;
         }
-        let key = |s: &[u8; 3]| {
-            let mut p = s.map(|c| position[c as usize]);
+        let key = |&s: &u32| {
+            let mut p = unpack(s).map(|c| position[usize::from(c)]);
             p.sort_unstable();
             p
         };
@@ -458,48 +517,32 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::Card;
     use crate::finders::find_sets;
     use crate::stats::no_progress;
 
     /// Plain reference: the table as a list of cards, SETs searched afresh
-    /// at every position with the library finder, the same random draws.
+    /// at every position with the library finder, the same random draws
+    /// (the deck shuffled first, then a pick per position).
     /// Returns (table size, deck size, SETs) per position.
     fn reference_game(pick: Pick, seed: u64, index: u64) -> Vec<(usize, usize, usize)> {
-        fn deal(
-            deck: &mut [u8],
-            dealt: &mut usize,
-            table: &mut Vec<Card>,
-            n: usize,
-            rng: &mut impl Rng,
-        ) {
-            for _ in 0..n {
-                if *dealt < 81 {
-                    let j = rng.random_range(*dealt..81);
-                    deck.swap(*dealt, j);
-                    table.push(Card::from_index(deck[*dealt]).unwrap());
-                    *dealt += 1;
-                }
-            }
-        }
         let mut rng = rng_for(seed, index);
-        let mut deck: Vec<u8> = (0..81).collect();
-        let mut dealt = 0;
-        let mut table = Vec::new();
-        deal(&mut deck, &mut dealt, &mut table, 12, &mut rng);
+        let mut deck: Vec<Card> = Card::all().collect();
+        shuffle(&mut rng, &mut deck);
+        let mut deck = deck.into_iter();
+        let mut table: Vec<Card> = deck.by_ref().take(12).collect();
         let mut positions = Vec::new();
         loop {
             let sets = find_sets(&table);
-            positions.push((table.len(), 81 - dealt, sets.len()));
+            positions.push((table.len(), deck.len(), sets.len()));
             if sets.is_empty() {
-                if dealt == 81 {
+                if deck.len() == 0 {
                     return positions;
                 }
-                deal(&mut deck, &mut dealt, &mut table, 3, &mut rng);
+                table.extend(deck.by_ref().take(3));
             } else {
                 let chosen = match pick {
                     Pick::First => sets[0],
-                    Pick::Random => sets[rng.random_range(0..sets.len())],
+                    Pick::Random => sets[below(&mut rng, sets.len() as u64) as usize],
                 };
                 let mut position = 0;
                 table.retain(|_| {
@@ -507,7 +550,7 @@ mod tests {
                     !chosen.contains(&(position - 1))
                 });
                 let n = 12usize.saturating_sub(table.len());
-                deal(&mut deck, &mut dealt, &mut table, n, &mut rng);
+                table.extend(deck.by_ref().take(n));
             }
         }
     }

@@ -13,6 +13,7 @@
 pub mod caps;
 pub mod deal;
 pub mod game;
+mod random;
 mod symmetry;
 
 pub use caps::{CapTable, NoSetChance, count_caps};
@@ -20,30 +21,13 @@ pub use deal::{DealDistribution, DealError, exact_deal, exact_moments, sample_de
 pub use game::{GameStats, Pick, Position, RatioSums, simulate_games};
 pub use symmetry::binomial;
 
+use random::rng_for;
+
 /// Called with (work done, total work) as a long computation advances, from any thread.
 pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
 
 /// A [`Progress`] callback that ignores reports.
 pub fn no_progress(_done: u64, _total: u64) {}
-
-/// The random stream number `stream` of a run with this seed.
-///
-/// Simulations split their work into fixed chunks (or games), each drawing
-/// from its own stream, so results are the same whatever the thread count.
-/// PCG-64 (MCG variant) is portable and fast; SplitMix64 spreads nearby
-/// `(seed, stream)` pairs over unrelated states.
-pub(crate) fn rng_for(seed: u64, stream: u64) -> rand_pcg::Pcg64Mcg {
-    let high = splitmix64(seed);
-    let low = splitmix64(stream ^ high.rotate_left(17));
-    rand_pcg::Pcg64Mcg::new((u128::from(high) << 64) | u128::from(low))
-}
-
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// The 95% Wilson score interval for a proportion of `successes` in `trials`
 /// independent trials (better than `p ± 1.96·se` near 0 and 1).
