@@ -1,21 +1,19 @@
 //! Engine 6: every SET by HiGHS, one optimum at a time.
 //!
-//! Each round hands the model of [`SetIlp`] (with the cuts so far) to HiGHS
-//! through `good_lp`. An optimum names three cards; the no-good cut
-//! `x_i + x_j + x_k ≤ 2` then removes that SET and the model is solved again,
-//! until HiGHS reports it infeasible. A layout with `s` SETs costs `s + 1`
-//! solves. `good_lp` builds a fresh HiGHS model per solve (it offers no way to
-//! add a row to a solved problem), which at 17 + s rows costs little next to
-//! the branch and bound itself.
+//! The model of [`SetIlp`] goes into one HiGHS instance (through the `highs`
+//! crate, the binding `good_lp` itself uses). An optimum names three cards; the
+//! no-good cut `x_i + x_j + x_k ≤ 2` is appended to the data model *and* added
+//! as a row to the same HiGHS instance, which is then solved again, until HiGHS
+//! reports it infeasible. A layout with `s` SETs costs `s + 1` solves on one
+//! model: nothing is rebuilt between cuts (an earlier version went through
+//! `good_lp`, which cannot add a row to a solved problem, and rebuilt the whole
+//! model per cut; `cargo bench -p snapsolve_ilp` times both).
 
-use good_lp::{
-    Expression, ProblemVariables, ResolutionError, Solution, SolverModel, constraint, highs,
-    variable,
-};
+use highs::{Col, HighsModelStatus, Model, RowProblem, Sense as Objective};
 use snapsolve_set::finders::{EngineError, SetFinder};
 use snapsolve_set::{Layout, Triple};
 
-use crate::model::{Sense, SetIlp};
+use crate::model::{Row, Sense, SetIlp};
 
 /// Seed 001's binary IP solved by HiGHS, all SETs by no-good cuts.
 #[derive(Clone, Copy, Debug, Default)]
@@ -43,64 +41,120 @@ fn engine_error(message: impl std::fmt::Display) -> EngineError {
 /// All SETs of the layout, sorted, found by repeated HiGHS solves with no-good cuts.
 pub fn enumerate_sets(layout: &Layout) -> Result<Vec<Triple>, EngineError> {
     let mut model = SetIlp::build(layout);
+    let mut solver = IlpSolver::new(&model)?;
     let n = layout.len();
     // No layout has more SETs than triples: more optima would mean a broken model.
     let max_sets = n * n.saturating_sub(1) * n.saturating_sub(2) / 6;
     let mut sets = Vec::new();
-    while let Some(triple) = solve_once(&model)? {
+    while let Some(triple) = solver.solve()? {
         if sets.len() == max_sets {
             return Err(engine_error(
                 "more optima than triples: the model is broken",
             ));
         }
         model.add_no_good(triple);
+        let cut = model.rows().last().ok_or_else(|| engine_error("no cut"))?;
+        solver.add_row(cut)?;
         sets.push(triple);
     }
     sets.sort_unstable();
     Ok(sets)
 }
 
-/// Solves the model once: the chosen cards, or `None` when it is infeasible.
+/// Solves the model once, from scratch: the chosen cards, or `None` when it is infeasible.
 pub fn solve_once(model: &SetIlp) -> Result<Option<Triple>, EngineError> {
-    let mut problem_variables = ProblemVariables::new();
-    let vars: Vec<good_lp::Variable> = model
-        .variables()
-        .iter()
-        .map(|v| problem_variables.add(variable().binary().name(v.name.clone())))
-        .collect();
-    let linear = |terms: &[(usize, i32)]| -> Expression {
-        terms.iter().map(|&(j, c)| f64::from(c) * vars[j]).sum()
-    };
-    let mut problem = problem_variables
-        .maximise(linear(model.objective()))
-        .using(highs)
+    IlpSolver::new(model)?.solve()
+}
+
+/// One HiGHS instance holding a [`SetIlp`], kept between solves so cuts are only added.
+struct IlpSolver {
+    /// `None` only while a solve is running (HiGHS's binding moves the model through it).
+    highs: Option<Model>,
+    columns: Vec<Col>,
+    n_cards: usize,
+}
+
+impl IlpSolver {
+    fn new(model: &SetIlp) -> Result<IlpSolver, EngineError> {
+        let mut problem = RowProblem::default();
+        let mut objective = vec![0.0; model.variables().len()];
+        for &(j, c) in model.objective() {
+            objective[j] = f64::from(c);
+        }
+        let columns: Vec<Col> = objective
+            .iter()
+            .map(|&cost| problem.add_integer_column(cost, 0.0..=1.0))
+            .collect();
+        for row in model.rows() {
+            let terms = row_terms(&columns, row);
+            match row.sense {
+                Sense::Equal => problem.add_row(f64::from(row.rhs)..=f64::from(row.rhs), terms),
+                Sense::AtMost => problem.add_row(..=f64::from(row.rhs), terms),
+            }
+        }
+        let mut highs = problem
+            .try_optimise(Objective::Maximise)
+            .map_err(|status| engine_error(format!("HiGHS refused the model: {status:?}")))?;
         // One thread: HiGHS's pool buys nothing on a 17-row model.
-        .set_threads(1);
-    for row in model.rows() {
-        let lhs = linear(&row.terms);
-        let rhs = f64::from(row.rhs);
-        problem = problem.with(match row.sense {
-            Sense::Equal => constraint::eq(lhs, rhs),
-            Sense::AtMost => constraint::leq(lhs, rhs),
-        });
-    }
-    let solution = match problem.solve() {
-        Ok(solution) => solution,
-        Err(ResolutionError::Infeasible) => return Ok(None),
-        Err(error) => return Err(engine_error(format!("HiGHS: {error}"))),
-    };
-    // Binaries come back as floats within HiGHS's integrality tolerance.
-    let chosen: Vec<usize> = (0..model.n_cards())
-        .filter(|&i| solution.value(vars[i]) > 0.5)
-        .collect();
-    <Triple>::try_from(chosen.as_slice())
-        .map(Some)
-        .map_err(|_| {
-            engine_error(format!(
-                "an optimum chose {} cards instead of 3",
-                chosen.len()
-            ))
+        highs
+            .try_set_option("threads", 1)
+            .map_err(|status| engine_error(format!("HiGHS option: {status:?}")))?;
+        Ok(IlpSolver {
+            highs: Some(highs),
+            columns,
+            n_cards: model.n_cards(),
         })
+    }
+
+    fn add_row(&mut self, row: &Row) -> Result<(), EngineError> {
+        let highs = self
+            .highs
+            .as_mut()
+            .ok_or_else(|| engine_error("no model"))?;
+        let terms = row_terms(&self.columns, row);
+        let rhs = f64::from(row.rhs);
+        let added = match row.sense {
+            Sense::Equal => highs.try_add_row(rhs..=rhs, terms),
+            Sense::AtMost => highs.try_add_row(..=rhs, terms),
+        };
+        added
+            .map(|_| ())
+            .map_err(|status| engine_error(format!("HiGHS refused a row: {status:?}")))
+    }
+
+    fn solve(&mut self) -> Result<Option<Triple>, EngineError> {
+        let highs = self.highs.take().ok_or_else(|| engine_error("no model"))?;
+        let solved = highs
+            .try_solve()
+            .map_err(|status| engine_error(format!("HiGHS: {status:?}")))?;
+        let status = solved.status();
+        let values = solved.get_solution();
+        self.highs = Some(Model::from(solved));
+        match status {
+            HighsModelStatus::Optimal => {}
+            HighsModelStatus::Infeasible => return Ok(None),
+            other => return Err(engine_error(format!("HiGHS ended with {other:?}"))),
+        }
+        // Binaries come back as floats within HiGHS's integrality tolerance.
+        let chosen: Vec<usize> = (0..self.n_cards)
+            .filter(|&i| values.columns()[i] > 0.5)
+            .collect();
+        <Triple>::try_from(chosen.as_slice())
+            .map(Some)
+            .map_err(|_| {
+                engine_error(format!(
+                    "an optimum chose {} cards instead of 3",
+                    chosen.len()
+                ))
+            })
+    }
+}
+
+fn row_terms(columns: &[Col], row: &Row) -> Vec<(Col, f64)> {
+    row.terms
+        .iter()
+        .map(|&(j, c)| (columns[j], f64::from(c)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The model as a CPLEX LP file, readable by HiGHS, CPLEX, Gurobi, CBC, SCIP, glpk.
 //!
-//! `good_lp` cannot write models, so this writes the sections itself:
+//! The `highs` binding cannot write models, so this writes the sections itself:
 //! `Maximize`, `Subject To`, `Binary`, `End`, with `\` comments naming the
 //! cards behind `x1..xN`. Long rows are wrapped (continuation lines are part
 //! of the format) so no line grows past the 255 characters some readers allow.
