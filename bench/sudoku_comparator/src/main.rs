@@ -15,6 +15,9 @@ use sudoku::Sudoku;
 
 struct Options {
     runs: usize,
+    /// `--once fast|crate`: solve each puzzle once with one solver, untimed, unchecked
+    /// (for counting instructions under `valgrind --tool=callgrind`).
+    once: Option<String>,
     config: BenchConfig,
     backtrack_budget: Duration,
     files: Vec<String>,
@@ -23,6 +26,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         runs: 5,
+        once: None,
         config: BenchConfig::default(),
         backtrack_budget: Duration::from_secs(3),
         files: Vec::new(),
@@ -36,6 +40,7 @@ fn parse_args() -> Result<Options, String> {
         };
         match arg.as_str() {
             "--runs" => options.runs = value("--runs")? as usize,
+            "--once" => options.once = args.next(),
             "--seconds" => options.config.budget = Duration::from_secs_f64(value("--seconds")?),
             "--warmup" => options.config.warmup = Duration::from_secs_f64(value("--warmup")?),
             "--backtrack-seconds" => {
@@ -46,7 +51,7 @@ fn parse_args() -> Result<Options, String> {
         }
     }
     if options.files.is_empty() || options.runs == 0 {
-        return Err("usage: sudoku_comparator [--runs N] [--seconds S] [--warmup S] [--backtrack-seconds S] FILE...".into());
+        return Err("usage: sudoku_comparator [--runs N] [--once fast|crate] [--seconds S] [--warmup S] [--backtrack-seconds S] FILE...".into());
     }
     Ok(options)
 }
@@ -68,6 +73,18 @@ fn check_answers(grids: &[Grid], sudokus: &[Sudoku]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Each puzzle once by the fast solver (solutions counted up to 2).
+#[inline(never)]
+fn once_fast(grids: &[Grid]) -> usize {
+    grids.iter().map(|g| FastSolver.solutions(g, 2).len()).sum()
+}
+
+/// Each puzzle once by the `sudoku` crate (solution with uniqueness).
+#[inline(never)]
+fn once_crate(sudokus: &[Sudoku]) -> usize {
+    sudokus.iter().map(|s| usize::from(s.solution().is_some())).sum()
 }
 
 fn main() -> ExitCode {
@@ -110,6 +127,21 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         };
+        match options.once.as_deref() {
+            Some("fast") => {
+                eprintln!("{file}: {} solutions", once_fast(&grids));
+                continue;
+            }
+            Some("crate") => {
+                eprintln!("{file}: {} solutions", once_crate(&sudokus));
+                continue;
+            }
+            Some(other) => {
+                eprintln!("--once takes fast or crate, not {other}");
+                return ExitCode::from(2);
+            }
+            None => {}
+        }
         if let Err(e) = check_answers(&grids, &sudokus) {
             eprintln!("{file}: {e}");
             return ExitCode::from(1);

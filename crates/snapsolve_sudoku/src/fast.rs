@@ -1,9 +1,10 @@
-//! The fast solver: band-oriented bitboards, triad filters, singles and guessing.
+//! The fast solver: band-oriented bitboards, word-at-a-time triad filters, singles and
+//! guessing (the design of JCZSolve as described by tdoku's write-up, in our own code).
 //!
 //! # Data layout
 //!
-//! The grid is three horizontal *bands* of 27 cells. For every digit `d` and band `b`
-//! one `u32` holds where `d` may still go (`cand[3 * d + b]`):
+//! The grid is three horizontal *bands* of 27 cells. For every band `b` and digit `d`
+//! one `u32` *word* holds where `d` may still go in that band (`cand[9 * b + d]`):
 //!
 //! ```text
 //!  bit:  26 .............. 18 17 .............. 9 8 ............... 0
@@ -12,43 +13,59 @@
 //! ```
 //!
 //! so a row is 9 contiguous bits, a box is three 3-bit groups 9 apart, and a column is
-//! the same bit in each row. 27 words = 108 bytes of candidates; the whole search state
-//! (plus 3 words of unplaced cells and 3 of placed digit-rows) is 136 bytes and is
-//! copied by value at each guess: no undo log.
+//! the same bit in each row. The nine words of a band are contiguous (band-major), so
+//! removing a placed cell from every digit, and counting candidates per cell, touch one
+//! 36-byte run. The whole search state (27 words, 3 words of unsolved cells, 1 word of
+//! dirty flags) is 124 bytes and is copied by value at each guess: no undo log.
 //!
-//! # Propagation, per digit
+//! # The hot loop: filtering one changed word
 //!
-//! A *triad* is the three cells where a row (or column) crosses a box. Inside one band a
-//! digit must sit once in each of the 3 rows and once in each of the 3 boxes, so its
-//! non-empty row/box triads form a 3x3 boolean matrix that must contain a permutation
-//! matrix. [`PERM_KEEP`] (512 entries) keeps exactly the triads lying on some
-//! permutation; this one lookup does pointing *and* claiming (locked candidates) inside
-//! the band, and more (Hall sets of two rows). The same table applied to the 3x3 matrix
-//! of band/column triads of a *stack* does the vertical locked candidates across bands.
-//! A digit is filtered horizontally and vertically until it stops changing.
+//! Work is driven by a 27-bit *dirty* mask: a word is filtered only after it lost a
+//! candidate, lowest index first ([`State::settle`]). Filtering word (b, d)
+//! ([`State::filter_word`]) does, with table lookups only:
 //!
-//! Singles: a digit-row reduced to one bit is a hidden single; the cell is taken from
-//! the other eight digits. Naked singles come from bit-sliced counts over the nine
-//! digit words of a band (`one`, `two`, `three` = cells with at least 1, 2, 3
-//! candidates). When nothing changes, the solver guesses on a cell with two candidates
-//! (the first found, as JCZSolve does), else on the cell with fewest candidates.
+//! 1. *Horizontal triads.* A triad is the three cells where a row crosses a box. In one
+//!    band a digit sits once in each of the 3 rows and once in each of the 3 boxes, so
+//!    its non-empty row/box triads form a 3x3 boolean matrix that must contain a
+//!    permutation matrix. [`H_FILTER`] keeps exactly the triads lying on some
+//!    permutation: pointing and claiming (locked candidates) inside the band, and Hall
+//!    sets of two rows, in one lookup. An empty result is a contradiction.
+//! 2. *Vertical triads.* The band's column set `s` updates the digit's two other bands:
+//!    a stack where `s` has one column takes that column from them ([`V_SINGLE`]);
+//!    a stack where this band and another use only two columns between them takes both
+//!    from the third band ([`V_PAIR`]). Together these are the same permutation rule on
+//!    band/column triads of a stack.
+//! 3. *Hidden singles.* A row of the word with one cell left places the digit there;
+//!    that cell is removed from the other eight digits of the band at once
+//!    ([`remove_cells`], SSE2 on x86-64) and leaves `unsolved`.
+//!
+//! Every write sets the dirty bit of each word it changed, so propagation stops exactly
+//! when nothing changes. Naked singles come from bit-sliced counts over the nine words
+//! of a band (`one`, `two` = cells with at least 1, 2 candidates; a cell in `one` but not
+//! `two` has one candidate) and are placed by emptying the rest of their row for their
+//! digit, which the filter above turns into a placement ([`State::assign`]).
+//!
+//! # Guessing
+//!
+//! When nothing changes, the solver guesses on a cell with two candidates (the first
+//! found, as JCZSolve does), else on the cell with fewest candidates; every alternative
+//! but the last runs on a copy of the state, the last reuses the frame's own state.
+//! Search stops as soon as `limit` solutions are found (2 for "is it unique?").
 //!
 //! # Alternatives (figures and commands in BENCHMARKS.md, "Sudoku solvers")
 //!
-//! Measured and lost: re-filtering all three bands of a dirty digit horizontally and
-//! vertically until a full pass changes nothing (always at least two passes): about
-//! 0.7x the speed of the current loop, which relies on both filters being idempotent
-//! to skip unchanged bands, skips the vertical pass when no band's column set changed,
-//! returns at once for a digit whose words are unchanged, and scans for naked singles
-//! only in bands touched since the last scan.
+//! Measured and lost (instruction counts from callgrind on magictour top1465 and
+//! forum_hardest_1106, same machine): filtering a whole digit (three bands,
+//! horizontally and vertically to a fixpoint) per change, the previous design, ran at
+//! about 0.55x the `sudoku` crate. Finding changed words by comparing every word with a
+//! copy made when it was last filtered (JCZSolve's way) costs as much as the dirty mask
+//! once the mask is updated with SSE2, and makes the state twice as big to copy; with
+//! a scalar loop over the nine words the mask cost 15% more instructions.
 //!
 //! Chosen by reasoning, not measured: one `u128` of 81 bits per digit would make every
 //! shift and mask two instructions and split boxes across word halves, while 27-bit
 //! band words keep rows and boxes inside one register (JCZSolve and tdoku both
 //! band their bitboards).
-//!
-//! This solver is still about half as fast as the registry crate `sudoku` (a JCZSolve
-//! port) on the hard files; see BENCHMARKS.md for what remains to try.
 
 use crate::grid::{CELLS, Grid};
 use crate::solver::Solver;
@@ -122,51 +139,173 @@ const H_FILTER: [u32; 512] = {
     table
 };
 
+/// 9-bit row → all ones if it holds exactly one cell (a placed digit), else 0.
+const ROW_SINGLE: [u32; 512] = {
+    let mut table = [0u32; 512];
+    let mut row = 1;
+    while row < 512 {
+        if row & (row - 1) == 0 {
+            table[row] = ROW;
+        }
+        row += 1;
+    }
+    table
+};
+
+/// Builds a 512-entry table: column set of a band → mask for another band of the same
+/// digit that removes, in each stack where the set has exactly `count` columns, those
+/// columns (and everything, when the stack has fewer than `count`: a contradiction).
+const fn stack_mask(count: u32) -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut keep = ROW;
+        let mut stack = 0;
+        while stack < 3 {
+            let cols = (s as u32 >> (3 * stack)) & 7;
+            if cols.count_ones() == count {
+                keep &= !(cols << (3 * stack));
+            } else if cols.count_ones() < count {
+                keep = 0;
+            }
+            stack += 1;
+        }
+        table[s] = columns_mask(keep);
+        s += 1;
+    }
+    table
+}
+
+/// One band's digit sits in a single column of a stack: no other band may use that
+/// column (vertical pointing).
+const V_SINGLE: [u32; 512] = stack_mask(1);
+/// Two bands' digits use only two columns of a stack between them: each takes one, so
+/// the third band may use neither (vertical claiming, a Hall set of two bands).
+const V_PAIR: [u32; 512] = stack_mask(2);
+
 /// 9 column bits → the same columns in all three rows of a band.
 const fn columns_mask(cols: u32) -> u32 {
     cols | (cols << 9) | (cols << 18)
 }
 
-/// Search state; see the module documentation for the layout.
-#[derive(Clone, Copy)]
-struct State {
-    cand: [u32; 27],
-    /// `cand` as it was after the digit's last filter (skips unchanged bands).
-    seen: [u32; 27],
-    /// Cells not yet placed, per band.
-    unplaced: [u32; 3],
-    /// Digit-rows already placed, per band: bit `3 * digit + row`.
-    placed_rows: [u32; 3],
-    /// Digits whose candidates changed since they were last filtered.
-    dirty: u32,
-    /// Bands whose candidates changed since the last search for naked singles.
-    touched: u32,
+/// The digit's two other band words of word `i`.
+const OTHER_BANDS: [[usize; 2]; 27] = {
+    let mut table = [[0; 2]; 27];
+    let mut i = 0;
+    while i < 27 {
+        table[i] = [(i + 9) % 27, (i + 18) % 27];
+        i += 1;
+    }
+    table
+};
+
+/// Row/box triad matrix of a band word: bit `3 * row + box`.
+#[inline(always)]
+fn triads(a: u32) -> usize {
+    usize::from(ROW_BOXES[(a & ROW) as usize])
+        | usize::from(ROW_BOXES[((a >> 9) & ROW) as usize]) << 3
+        | usize::from(ROW_BOXES[(a >> 18) as usize]) << 6
 }
 
-/// Outcome of propagation.
-#[derive(PartialEq, Eq)]
-enum Progress {
+/// Cells of a band word that are alone in their row.
+#[inline(always)]
+fn lone_cells(a: u32) -> u32 {
+    a & (ROW_SINGLE[(a & ROW) as usize]
+        | ROW_SINGLE[((a >> 9) & ROW) as usize] << 9
+        | ROW_SINGLE[(a >> 18) as usize] << 18)
+}
+
+/// Columns (9 bits) where a band word has a candidate.
+#[inline(always)]
+fn columns(a: u32) -> usize {
+    ((a | (a >> 9) | (a >> 18)) & ROW) as usize
+}
+
+/// Removes `cells` from the nine digit words of a band; bit `d` of the result says
+/// whether digit `d`'s word lost any. Eight of the nine words go through two SSE2
+/// compares (SSE2 is part of every x86-64), the last one is scalar.
+#[inline(always)]
+fn remove_cells(words: &mut [u32], cells: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
+            _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32, _mm_setzero_si128, _mm_storeu_si128,
+        };
+        assert!(words.len() == 9);
+        // SAFETY: SSE2 is always present on x86-64; the slice holds 9 words, so both
+        // unaligned 4-word accesses (words 0-3 and 4-7) are in bounds.
+        unsafe {
+            let mask = _mm_set1_epi32(cells as i32);
+            let zero = _mm_setzero_si128();
+            let p0 = words.as_mut_ptr().cast::<__m128i>();
+            let p1 = words.as_mut_ptr().add(4).cast::<__m128i>();
+            let (w0, w1) = (_mm_loadu_si128(p0), _mm_loadu_si128(p1));
+            let miss0 = _mm_cmpeq_epi32(_mm_and_si128(w0, mask), zero);
+            let miss1 = _mm_cmpeq_epi32(_mm_and_si128(w1, mask), zero);
+            _mm_storeu_si128(p0, _mm_andnot_si128(mask, w0));
+            _mm_storeu_si128(p1, _mm_andnot_si128(mask, w1));
+            let miss = _mm_movemask_ps(_mm_castsi128_ps(miss0)) as u32
+                | (_mm_movemask_ps(_mm_castsi128_ps(miss1)) as u32) << 4;
+            let last = u32::from(words[8] & cells != 0) << 8;
+            words[8] &= !cells;
+            (!miss & 0xff) | last
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut hit = 0;
+        for (d, word) in words.iter_mut().enumerate() {
+            hit |= u32::from(*word & cells != 0) << d;
+            *word &= !cells;
+        }
+        hit
+    }
+}
+
+/// Search state; see the module documentation for the layout. 228 bytes, copied by
+/// value at each guess.
+#[derive(Clone, Copy)]
+struct State {
+    /// Where each digit may still go: `cand[9 * band + digit]`.
+    cand: [u32; 27],
+    /// Cells whose digit is not yet known, per band.
+    unsolved: [u32; 3],
+    /// Bit `9 * band + digit` set when that word changed since it was last filtered.
+    dirty: u32,
+}
+
+/// What a search node ends with once propagation stops.
+enum Node {
     Contradiction,
     Solved,
-    Stuck,
+    /// Guess on this cell (`band`, one-bit `cell`) among the digits of `digits`.
+    Guess {
+        band: usize,
+        cell: u32,
+        digits: u32,
+    },
 }
 
 impl State {
     /// Candidates of an empty grid with `puzzle`'s givens placed; `None` if two givens
-    /// already take the same cell's digit away (a clash found without propagating).
+    /// share a digit in a row (the other clashes surface in propagation).
     fn new(puzzle: &Grid) -> Option<State> {
         let mut state = State {
             cand: [BAND; 27],
-            seen: [0; 27],
-            unplaced: [BAND; 3],
-            placed_rows: [0; 3],
-            dirty: 0,
-            touched: 0b111,
+            unsolved: [BAND; 3],
+            dirty: (1 << 27) - 1,
         };
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit != 0 {
                 let (band, bit) = (cell / 27, 1u32 << (cell % 27));
-                if !state.place(usize::from(digit - 1), band, bit) {
+                let digit = usize::from(digit - 1);
+                for other in 0..9 {
+                    if other != digit {
+                        state.cand[9 * band + other] &= !bit;
+                    }
+                }
+                if !state.assign(digit, band, bit) {
                     return None;
                 }
             }
@@ -174,188 +313,122 @@ impl State {
         Some(state)
     }
 
-    /// Puts `digit` (0-8) in the cell `bit` of `band`: removes the cell from every other
-    /// digit and the digit from the rest of its row; the triad filters do the rest.
-    /// False if the digit was no longer possible there.
-    #[inline]
-    fn place(&mut self, digit: usize, band: usize, bit: u32) -> bool {
-        let own = 3 * digit + band;
-        if self.cand[own] & bit == 0 {
+    /// Puts `digit` in `cell` of `band` by emptying the rest of its row for that digit;
+    /// filtering then sees a lone cell and does the rest. False if the digit was no
+    /// longer possible there.
+    #[inline(always)]
+    fn assign(&mut self, digit: usize, band: usize, cell: u32) -> bool {
+        let i = 9 * band + digit;
+        if self.cand[i] & cell == 0 {
             return false;
         }
-        for d in 0..9 {
-            let i = 3 * d + band;
-            self.dirty |= u32::from(self.cand[i] & bit != 0) << d;
-            self.cand[i] &= !bit;
-        }
-        self.cand[own] |= bit;
-        let row = bit.trailing_zeros() / 9;
-        self.cand[own] &= !(ROW << (9 * row)) | bit;
-        self.unplaced[band] &= !bit;
-        self.touched |= 1 << band;
-        self.placed_rows[band] |= 1 << (3 * digit as u32 + row);
-        self.dirty |= 1 << digit;
+        let row = ROW << (9 * (cell.trailing_zeros() / 9));
+        self.cand[i] &= !row | cell;
+        self.dirty |= 1 << i;
         true
     }
 
-    /// Horizontal and vertical triad filters of one digit until it stops changing, then
-    /// its hidden singles (digit-rows down to one cell). False on a contradiction.
-    ///
-    /// Both filters are idempotent, so the horizontal one runs only on bands that
-    /// changed since this digit was last filtered (or since the vertical pass), and the
-    /// loop ends as soon as a vertical pass removes nothing.
-    #[inline]
-    fn filter_digit(&mut self, digit: usize) -> bool {
-        let base = 3 * digit;
-        let mut a = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
-        let mut todo = 0u32;
-        for (band, (word, seen)) in a.iter().zip(&self.seen[base..base + 3]).enumerate() {
-            todo |= u32::from(word != seen) << band;
+    /// Filters one changed word (digit `digit`, band `band`): the row/box triad filter
+    /// of the band, the vertical filters it implies for the digit's two other bands,
+    /// and, for every row left with one cell, removal of that cell from the other
+    /// eight digits. False on a contradiction.
+    #[inline(always)]
+    fn filter_word(&mut self, i: usize) -> bool {
+        let band = i / 9;
+        let a = self.cand[i] & H_FILTER[triads(self.cand[i])];
+        if a == 0 {
+            return false;
         }
-        if todo == 0 {
-            // Unchanged since its last filter, which ended at a fixpoint.
-            return true;
+        let [i1, i2] = OTHER_BANDS[i];
+        let (b1, b2) = (self.cand[i1], self.cand[i2]);
+        let s = columns(a);
+        let single = V_SINGLE[s];
+        let n1 = b1 & single & V_PAIR[s | columns(b2)];
+        let n2 = b2 & single & V_PAIR[s | columns(b1)];
+        self.cand[i1] = n1;
+        self.cand[i2] = n2;
+        self.dirty |= u32::from(n1 != b1) << i1 | u32::from(n2 != b2) << i2;
+        let solved = lone_cells(a) & self.unsolved[band];
+        if solved != 0 {
+            self.unsolved[band] &= !solved;
+            let hit = remove_cells(&mut self.cand[9 * band..9 * band + 9], solved);
+            self.dirty |= hit << (9 * band);
         }
-        let mut changed = todo;
-        // The vertical filter sees only which columns each band still has: if the
-        // horizontal pass leaves those as they were at the last fixpoint, skip it.
-        let old_columns = [
-            columns(self.seen[base]),
-            columns(self.seen[base + 1]),
-            columns(self.seen[base + 2]),
-        ];
-        loop {
-            for (band, word) in a.iter_mut().enumerate() {
-                if todo & (1 << band) != 0 {
-                    *word &= H_FILTER[triads(*word)];
-                    if *word == 0 {
-                        return false;
-                    }
-                }
-            }
-            let s = [columns(a[0]), columns(a[1]), columns(a[2])];
-            if s == old_columns {
-                break;
-            }
-            let mut m = [0u32; 3];
-            for stack in 0..3 {
-                let shift = 3 * stack;
-                let matrix = ((s[0] >> shift) & 7)
-                    | (((s[1] >> shift) & 7) << 3)
-                    | (((s[2] >> shift) & 7) << 6);
-                let keep = u32::from(PERM_KEEP[matrix as usize]);
-                if keep == 0 {
-                    return false;
-                }
-                m[0] |= (keep & 7) << shift;
-                m[1] |= ((keep >> 3) & 7) << shift;
-                m[2] |= ((keep >> 6) & 7) << shift;
-            }
-            todo = 0;
-            for band in 0..3 {
-                if m[band] != s[band] {
-                    a[band] &= columns_mask(m[band]);
-                    todo |= 1 << band;
-                }
-            }
-            if todo == 0 {
-                break;
-            }
-            changed |= todo;
-        }
-        self.cand[base..base + 3].copy_from_slice(&a);
-        self.seen[base..base + 3].copy_from_slice(&a);
-        self.touched |= changed;
-        (0..3).all(|band| changed & (1 << band) == 0 || self.hidden_singles(digit, band, a[band]))
+        self.cand[i] = a;
+        self.dirty &= !(1 << i);
+        true
     }
 
-    /// Places `digit` wherever one of its not-yet-placed rows in `band` has one cell left.
-    #[inline]
-    fn hidden_singles(&mut self, digit: usize, band: usize, word: u32) -> bool {
-        let open = !(self.placed_rows[band] >> (3 * digit)) & 7;
-        if open == 0 {
-            return true;
-        }
-        for row in 0..3 {
-            if open & (1 << row) != 0 {
-                let bits = (word >> (9 * row)) & ROW;
-                if bits & (bits - 1) == 0 && !self.place(digit, band, bits << (9 * row)) {
-                    return false;
-                }
+    /// Filters changed words, lowest index first, until none is left. False on a
+    /// contradiction.
+    #[inline(always)]
+    fn settle(&mut self) -> bool {
+        while self.dirty != 0 {
+            let i = self.dirty.trailing_zeros() as usize;
+            if !self.filter_word(i) {
+                return false;
             }
         }
         true
     }
 
-    /// Filters dirty digits and places singles until nothing changes.
-    fn propagate(&mut self) -> Progress {
-        loop {
-            while self.dirty != 0 {
-                let digit = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                if !self.filter_digit(digit) {
-                    return Progress::Contradiction;
-                }
-            }
-            match self.naked_singles() {
-                None => return Progress::Contradiction,
-                Some(true) => continue,
-                Some(false) => {}
-            }
-            if self.dirty == 0 {
-                return if self.unplaced == [0; 3] {
-                    Progress::Solved
-                } else {
-                    Progress::Stuck
-                };
-            }
-        }
-    }
-
-    /// Places every unplaced cell that has one candidate left. `None` on an empty cell,
-    /// else whether anything was placed.
-    fn naked_singles(&mut self) -> Option<bool> {
-        let mut placed = false;
-        let touched = std::mem::take(&mut self.touched);
+    /// After [`State::settle`]: assigns naked singles (then `None`: settle again), or
+    /// says the node is solved, dead, or where to guess.
+    #[inline(always)]
+    fn scan(&mut self) -> Option<Node> {
+        let mut assigned = false;
         for band in 0..3 {
-            let open = self.unplaced[band];
-            if open == 0 || touched & (1 << band) == 0 {
+            let open = self.unsolved[band];
+            if open == 0 {
                 continue;
             }
             let (mut one, mut two) = (0u32, 0u32);
             for d in 0..9 {
-                let x = self.cand[3 * d + band];
+                let x = self.cand[9 * band + d];
                 two |= one & x;
                 one |= x;
             }
             if open & !one != 0 {
-                return None;
+                return Some(Node::Contradiction);
             }
             let mut singles = open & !two;
             while singles != 0 {
-                let bit = singles & singles.wrapping_neg();
+                let cell = singles & singles.wrapping_neg();
                 singles &= singles - 1;
-                let digit = (0..9).find(|&d| self.cand[3 * d + band] & bit != 0)?;
-                if !self.place(digit, band, bit) {
-                    return None;
-                }
-                placed = true;
+                // An earlier single of the same digit and row may have taken the cell's
+                // only candidate away: then no digit is left.
+                let Some(digit) = (0..9).find(|&d| self.cand[9 * band + d] & cell != 0) else {
+                    return Some(Node::Contradiction);
+                };
+                self.assign(digit, band, cell);
+                assigned = true;
             }
         }
-        Some(placed)
+        if assigned {
+            return None;
+        }
+        if self.unsolved == [0; 3] {
+            return Some(Node::Solved);
+        }
+        let (band, cell) = self.guess_cell();
+        let mut digits = 0u32;
+        for d in 0..9 {
+            digits |= u32::from(self.cand[9 * band + d] & cell != 0) << d;
+        }
+        Some(Node::Guess { band, cell, digits })
     }
 
     /// The cell to guess on: `(band, bit)` of the first cell with two candidates, else of
-    /// an unplaced cell with the fewest.
+    /// an unsolved cell with the fewest.
     fn guess_cell(&self) -> (usize, u32) {
         for band in 0..3 {
-            let open = self.unplaced[band];
+            let open = self.unsolved[band];
             if open == 0 {
                 continue;
             }
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.cand[3 * d + band];
+                let x = self.cand[9 * band + d];
                 three |= two & x;
                 two |= one & x;
                 one |= x;
@@ -368,12 +441,12 @@ impl State {
         // No cell with two candidates: count them all (rare: a few nodes per hard puzzle).
         let mut best = (0, 0, u32::MAX);
         for band in 0..3 {
-            let mut open = self.unplaced[band];
+            let mut open = self.unsolved[band];
             while open != 0 {
                 let bit = open & open.wrapping_neg();
                 open &= open - 1;
                 let count = (0..9)
-                    .filter(|&d| self.cand[3 * d + band] & bit != 0)
+                    .filter(|&d| self.cand[9 * band + d] & bit != 0)
                     .count() as u32;
                 if count < best.2 {
                     best = (band, bit, count);
@@ -387,7 +460,7 @@ impl State {
         let mut cells = [0u8; CELLS];
         for d in 0..9 {
             for band in 0..3 {
-                let mut bits = self.cand[3 * d + band];
+                let mut bits = self.cand[9 * band + d];
                 while bits != 0 {
                     let pos = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
@@ -399,40 +472,23 @@ impl State {
     }
 }
 
-/// Row/box triad matrix of a band word: bit `3 * row + box`.
-#[inline]
-fn triads(a: u32) -> usize {
-    usize::from(ROW_BOXES[(a & ROW) as usize])
-        | usize::from(ROW_BOXES[((a >> 9) & ROW) as usize]) << 3
-        | usize::from(ROW_BOXES[(a >> 18) as usize]) << 6
-}
-
-/// Columns (9 bits) where a band word has a candidate.
-#[inline]
-fn columns(a: u32) -> u32 {
-    (a | (a >> 9) | (a >> 18)) & ROW
-}
-
 /// Depth-first search; stops once `found` holds `limit` solutions.
 fn search(mut state: State, limit: usize, found: &mut Vec<Grid>) {
     loop {
-        match state.propagate() {
-            Progress::Contradiction => return,
-            Progress::Solved => {
+        if !state.settle() {
+            return;
+        }
+        let (band, cell, mut digits) = match state.scan() {
+            None => continue,
+            Some(Node::Contradiction) => return,
+            Some(Node::Solved) => {
                 if let Some(grid) = state.solution() {
                     found.push(grid);
                 }
                 return;
             }
-            Progress::Stuck => {}
-        }
-        let (band, bit) = state.guess_cell();
-        let mut digits = 0u32;
-        for d in 0..9 {
-            if state.cand[3 * d + band] & bit != 0 {
-                digits |= 1 << d;
-            }
-        }
+            Some(Node::Guess { band, cell, digits }) => (band, cell, digits),
+        };
         if digits == 0 {
             return;
         }
@@ -442,17 +498,14 @@ fn search(mut state: State, limit: usize, found: &mut Vec<Grid>) {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             let mut child = state;
-            if child.place(digit, band, bit) {
-                search(child, limit, found);
-                if found.len() >= limit {
-                    return;
-                }
+            child.assign(digit, band, cell);
+            search(child, limit, found);
+            if found.len() >= limit {
+                return;
             }
         }
         // The last alternative reuses this frame's state: no copy.
-        if !state.place(last, band, bit) {
-            return;
-        }
+        state.assign(last, band, cell);
     }
 }
 
