@@ -15,6 +15,9 @@
 #[cfg(target_arch = "x86_64")]
 mod vbmi;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use vbmi::available as vbmi_available;
+
 use super::{EngineError, SetFinder};
 use crate::card::Card;
 use crate::layout::{Layout, Triple};

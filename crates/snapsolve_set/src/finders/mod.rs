@@ -15,6 +15,8 @@ use std::fmt;
 use crate::layout::{Layout, Triple};
 
 pub use brute::{BruteForce, find_sets_brute};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use fast::vbmi_available;
 pub use fast::{Fast, count_sets, find_sets, find_sets_into, has_set, portable};
 pub use group::{Grouping, find_sets_grouping};
 pub use pairs::{PairLookup, find_sets_pairs};

@@ -11,10 +11,14 @@
 //! included. Seed 003's histogram leaves out that final position; both
 //! shares are reported.
 //!
-//! **Speed.** The SETs on the table are kept up to date instead of being
-//! searched for again: a new card `c` forms a SET with every pair `{a, third(c, a)}`
-//! already on the table, which is one table lookup per card on the table,
-//! and taking a SET drops the SETs that shared one of its cards.
+//! **Speed.** The deck is shuffled once per game (batched Lemire draws, see
+//! `random.rs`) and dealt in order. The SETs on the table are kept up to
+//! date instead of being searched for again: a new card `c` forms a SET with
+//! every pair `{a, third(c, a)}` already on the table, and taking a SET drops
+//! the SETs that shared one of its cards. Two engines do this
+//! ([`GameEngine`]): the portable one with one lookup per table card and no
+//! branch, the vectorised one (AVX-512 VBMI, `game/vbmi.rs`) with the whole
+//! table in one register; they play identical games. Figures: BENCHMARKS.md.
 //!
 //! **Reproducibility.** Game `i` draws from its own random stream
 //! `(seed, i)`, and all tallies are integers added up, so the result is the
@@ -27,6 +31,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
+
+#[cfg(target_arch = "x86_64")]
+mod vbmi;
 
 use super::Progress;
 use super::random::{Stream, below, rng_for, shuffle};
@@ -177,6 +184,15 @@ impl GameStats {
         self
     }
 
+    /// Makes every game a unit of every per-size ratio, with zeros where it
+    /// had no position of that size.
+    fn count_every_game(mut self) -> GameStats {
+        for sums in &mut self.no_set_by_size {
+            sums.games = self.games;
+        }
+        self
+    }
+
     /// Positions with `t` cards on the table, all deck sizes.
     pub fn positions_with(&self, t: usize) -> u64 {
         self.positions.get(t).map_or(0, |row| row.iter().sum())
@@ -211,9 +227,80 @@ fn add_into(a: &mut [u64], b: &[u64]) {
 /// More SETs than 21 cards can hold (each pair in one SET at most: 21·20/6 = 70).
 const MAX_SETS: usize = 70;
 
-/// Plays `games` games on all cores; the same `seed` gives the same
-/// statistics whatever the thread count.
+/// How the simulator keeps the table's SETs up to date. Both play exactly
+/// the same games (same SET lists in the same order, so the same picks);
+/// only their speed differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEngine {
+    /// One third-card lookup per card on the table for each dealt card.
+    Portable,
+    /// The whole table in one AVX-512 VBMI register: two byte permutes per
+    /// dealt card (x86-64 CPUs with AVX-512 VBMI and VBMI2 only).
+    Vectorised,
+}
+
+impl GameEngine {
+    /// The fastest engine this CPU runs.
+    pub fn best() -> GameEngine {
+        if GameEngine::Vectorised.available() {
+            GameEngine::Vectorised
+        } else {
+            GameEngine::Portable
+        }
+    }
+
+    /// Whether this CPU runs the engine.
+    pub fn available(self) -> bool {
+        match self {
+            GameEngine::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            GameEngine::Vectorised => vbmi::Game::new().is_some(),
+            #[cfg(not(target_arch = "x86_64"))]
+            GameEngine::Vectorised => false,
+        }
+    }
+}
+
+/// Plays `games` games on all cores with the fastest engine; the same `seed`
+/// gives the same statistics whatever the thread count (and engine).
 pub fn simulate_games(games: u64, pick: Pick, seed: u64, progress: Progress<'_>) -> GameStats {
+    simulate_games_on(GameEngine::best(), games, pick, seed, progress)
+        .expect("the best engine is available")
+}
+
+/// [`simulate_games`] with a chosen engine; `None` if this CPU cannot run it.
+pub fn simulate_games_on(
+    engine: GameEngine,
+    games: u64,
+    pick: Pick,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Option<GameStats> {
+    match engine {
+        GameEngine::Portable => Some(simulate_with(Game::default(), games, pick, seed, progress)),
+        #[cfg(target_arch = "x86_64")]
+        GameEngine::Vectorised => {
+            vbmi::Game::new().map(|game| simulate_with(game, games, pick, seed, progress))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        GameEngine::Vectorised => None,
+    }
+}
+
+/// One way of keeping a game's table and SETs (see [`GameEngine`]).
+trait Player: Clone + Send + Sync {
+    /// Plays game number `index` of the run with `seed`, reporting every
+    /// position, and returns the game's tally.
+    fn play(&mut self, pick: Pick, seed: u64, index: u64, report: impl FnMut(Position)) -> Tally;
+}
+
+fn simulate_with<P: Player>(
+    player: P,
+    games: u64,
+    pick: Pick,
+    seed: u64,
+    progress: Progress<'_>,
+) -> GameStats {
     let chunks = games.div_ceil(GAMES_PER_CHUNK);
     let done = AtomicU64::new(0);
     (0..chunks)
@@ -221,12 +308,12 @@ pub fn simulate_games(games: u64, pick: Pick, seed: u64, progress: Progress<'_>)
         .fold(GameStats::new, |mut stats, chunk| {
             let first = chunk * GAMES_PER_CHUNK;
             let last = (first + GAMES_PER_CHUNK).min(games);
-            let mut game = Game::default();
+            let mut game = player.clone();
             for index in first..last {
-                game.play(pick, seed, index, |position| {
+                let tally = game.play(pick, seed, index, |position| {
                     stats_position(&mut stats, position)
                 });
-                game.finish_into(&mut stats);
+                tally.add_into(&mut stats);
             }
             progress(
                 done.fetch_add(last - first, Ordering::Relaxed) + last - first,
@@ -235,6 +322,76 @@ pub fn simulate_games(games: u64, pick: Pick, seed: u64, progress: Progress<'_>)
             stats
         })
         .reduce(GameStats::new, GameStats::merge)
+        .count_every_game()
+}
+
+/// One game's counts, added into the run's [`GameStats`] at its end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    /// `(positions, positions without a SET)` by table size.
+    per_size: [(u8, u8); MAX_TABLE + 1],
+    positions: u64,
+    no_set_positions: u64,
+    sets_at_12: u64,
+    largest: usize,
+    taken: u64,
+    /// Cards on the table at the end.
+    left: usize,
+}
+
+impl Tally {
+    #[inline]
+    fn count(&mut self, position: Position) {
+        let slot = &mut self.per_size[position.table];
+        slot.0 += 1;
+        slot.1 += u8::from(position.sets == 0);
+        self.positions += 1;
+        self.no_set_positions += u64::from(position.sets == 0);
+        if position.table == 12 {
+            self.sets_at_12 += position.sets as u64;
+        }
+        self.largest = self.largest.max(position.table);
+    }
+
+    fn add_into(&self, stats: &mut GameStats) {
+        stats.games += 1;
+        // Sizes this game never had add nothing but the game itself, which
+        // `GameStats::count_every_game` adds at the end (all games count).
+        for (sums, &(n, k)) in stats.no_set_by_size.iter_mut().zip(&self.per_size) {
+            if n > 0 {
+                sums.add_game(k.into(), n.into());
+            }
+        }
+        stats
+            .no_set_all
+            .add_game(self.no_set_positions, self.positions);
+        // The final position (no SET, empty deck) is the one seed 003 leaves out.
+        stats
+            .no_set_before_end
+            .add_game(self.no_set_positions - 1, self.positions - 1);
+        stats
+            .mean_sets_at_12
+            .add_game(self.sets_at_12, self.per_size[12].0.into());
+        stats.cards_left[self.left] += 1;
+        stats.largest_table[self.largest] += 1;
+        stats.sets_taken += self.taken;
+    }
+}
+
+/// The SET whose sorted table positions come first (the first one
+/// `finders::find_sets` would list), among `sets` on `table`.
+fn first_set(table: &[u8], sets: impl Iterator<Item = [u8; 3]>) -> [u8; 3] {
+    let mut position = [0u8; 81];
+    for (i, &card) in table.iter().enumerate() {
+        position[usize::from(card) % 81] = i as u8;
+    }
+    let key = |s: &[u8; 3]| {
+        let mut p = s.map(|c| position[usize::from(c) % 81]);
+        p.sort_unstable();
+        p
+    };
+    sets.min_by_key(key)
+        .expect("first_set is called only when the table holds a SET")
 }
 
 /// What players see at one position.
@@ -265,7 +422,7 @@ fn stats_position(stats: &mut GameStats, position: Position) {
 /// with the table once, from the smaller of its two old cards, without a
 /// compare. Rows (and [`Game::present`]) have 128 entries so that an index
 /// masked with `& 127` needs no bounds check.
-static THIRD_ABOVE: [[u8; 128]; 81] = {
+static THIRD_ABOVE: AboveRows = AboveRows({
     let mut table = [[NO_CARD; 128]; 81];
     let mut c = 0;
     while c < 81 {
@@ -282,7 +439,11 @@ static THIRD_ABOVE: [[u8; 128]; 81] = {
         c += 1;
     }
     table
-};
+});
+
+/// Rows of 128 bytes at 64-byte aligned addresses: two AVX-512 registers each.
+#[repr(C, align(64))]
+struct AboveRows([[u8; 128]; 81]);
 
 /// Index mask for [`THIRD_ABOVE`] rows and [`Game::present`].
 const CARD_MASK: usize = 127;
@@ -292,7 +453,7 @@ const SET_MASK: usize = 127;
 /// A card index that is never on the table.
 const NO_CARD: u8 = 81;
 
-/// The state of one game, reused from game to game to avoid allocation.
+/// The state of one game on the portable table, reused from game to game to avoid allocation.
 #[derive(Clone, Debug)]
 struct Game {
     /// The shuffled deck, dealt in order: `deck[dealt..]` are still to come.
@@ -307,31 +468,20 @@ struct Game {
     /// SETs on the table, as card triples packed by [`pack`]: `sets[..set_count]`.
     sets: [u32; SET_MASK + 1],
     set_count: usize,
-    /// Per-game counts for the ratio sums, by table size.
-    per_size: [(u8, u8); MAX_TABLE + 1],
-    positions: u64,
-    no_set_positions: u64,
-    sets_at_12: u64,
-    largest: usize,
-    taken: u64,
+    tally: Tally,
 }
 
 impl Default for Game {
     fn default() -> Self {
         Game {
-            deck: [0; 81],
+            deck: ORDERED_DECK,
             dealt: 0,
             table: [0; MAX_TABLE],
             len: 0,
             present: [0; CARD_MASK + 1],
             sets: [0; SET_MASK + 1],
             set_count: 0,
-            per_size: [(0, 0); MAX_TABLE + 1],
-            positions: 0,
-            no_set_positions: 0,
-            sets_at_12: 0,
-            largest: 0,
-            taken: 0,
+            tally: Tally::default(),
         }
     }
 }
@@ -359,9 +509,14 @@ const ORDERED_DECK: [u8; 81] = {
     deck
 };
 
-impl Game {
-    /// Plays game number `index` of the run with `seed`, reporting every position.
-    fn play(&mut self, pick: Pick, seed: u64, index: u64, mut report: impl FnMut(Position)) {
+impl Player for Game {
+    fn play(
+        &mut self,
+        pick: Pick,
+        seed: u64,
+        index: u64,
+        mut report: impl FnMut(Position),
+    ) -> Tally {
         let mut rng = rng_for(seed, index);
         self.reset(&mut rng);
         self.deal(12);
@@ -372,10 +527,11 @@ impl Game {
                 sets: self.set_count,
             };
             report(position);
-            self.count(position);
+            self.tally.count(position);
             if self.set_count == 0 {
                 if self.dealt == 81 {
-                    return;
+                    self.tally.left = self.len;
+                    return self.tally;
                 }
                 self.deal(3);
             } else {
@@ -390,7 +546,9 @@ impl Game {
             }
         }
     }
+}
 
+impl Game {
     /// A fresh game: empty table, the deck shuffled by this game's stream.
     fn reset(&mut self, rng: &mut Stream) {
         self.deck = ORDERED_DECK;
@@ -399,24 +557,7 @@ impl Game {
         self.len = 0;
         self.present = [0; CARD_MASK + 1];
         self.set_count = 0;
-        self.per_size = [(0, 0); MAX_TABLE + 1];
-        self.positions = 0;
-        self.no_set_positions = 0;
-        self.sets_at_12 = 0;
-        self.largest = 0;
-        self.taken = 0;
-    }
-
-    fn count(&mut self, position: Position) {
-        let slot = &mut self.per_size[position.table];
-        slot.0 += 1;
-        slot.1 += u8::from(position.sets == 0);
-        self.positions += 1;
-        self.no_set_positions += u64::from(position.sets == 0);
-        if position.table == 12 {
-            self.sets_at_12 += position.sets as u64;
-        }
-        self.largest = self.largest.max(position.table);
+        self.tally = Tally::default();
     }
 
     /// Deals the next `n` cards of the deck (fewer if it runs out).
@@ -433,7 +574,7 @@ impl Game {
     fn add(&mut self, card: u8) {
         // Branch-free: whether a pair makes a SET is a coin flip for the
         // branch predictor, so every candidate is written and kept or not.
-        let row = &THIRD_ABOVE[usize::from(card)];
+        let row = &THIRD_ABOVE.0[usize::from(card)];
         let mut count = self.set_count;
         for &a in &self.table[..self.len] {
             let b = row[usize::from(a) & CARD_MASK];
@@ -469,48 +610,14 @@ impl Game {
             kept += usize::from(on_table(card));
         }
         self.len = kept;
-        self.taken += 1;
+        self.tally.taken += 1;
     }
 
-    /// The SET whose sorted table positions come first (the first one
-    /// `finders::find_sets` would list).
+    /// The first SET in table order (see [`first_set`]).
     fn first_set(&self) -> u32 {
-        let mut position = [0u8; 81];
-        for (i, &card) in self.table[..self.len].iter().enumerate() {
-            position[usize::from(card)] = i as u8;
-        }
-        let key = |&s: &u32| {
-            let mut p = unpack(s).map(|c| position[usize::from(c)]);
-            p.sort_unstable();
-            p
-        };
-        *self.sets[..self.set_count]
-            .iter()
-            .min_by_key(|s| key(s))
-            .expect("first_set is called only when the table holds a SET")
-    }
-
-    /// Adds this game's per-game sums into the run's statistics.
-    fn finish_into(&self, stats: &mut GameStats) {
-        stats.games += 1;
-        // Every game counts for every size, with zeros where it had no such
-        // position: the ratio estimator's games are all games.
-        for (sums, &(n, k)) in stats.no_set_by_size.iter_mut().zip(&self.per_size) {
-            sums.add_game(k.into(), n.into());
-        }
-        stats
-            .no_set_all
-            .add_game(self.no_set_positions, self.positions);
-        // The final position (no SET, empty deck) is the one seed 003 leaves out.
-        stats
-            .no_set_before_end
-            .add_game(self.no_set_positions - 1, self.positions - 1);
-        stats
-            .mean_sets_at_12
-            .add_game(self.sets_at_12, self.per_size[12].0.into());
-        stats.cards_left[self.len] += 1;
-        stats.largest_table[self.largest] += 1;
-        stats.sets_taken += self.taken;
+        let sets = self.sets[..self.set_count].iter().map(|&s| unpack(s));
+        let [a, b, c] = first_set(&self.table[..self.len], sets);
+        pack(a, b, c)
     }
 }
 
@@ -565,6 +672,44 @@ mod tests {
             });
             assert_eq!(seen, reference_game(Pick::First, 5, index), "game {index}");
         }
+    }
+
+    /// Every position and tally of `games` games played by `player`.
+    fn transcript(mut player: impl Player, pick: Pick, games: u64) -> Vec<(Vec<Position>, Tally)> {
+        (0..games)
+            .map(|index| {
+                let mut seen = Vec::new();
+                let tally = player.play(pick, 9, index, |p| seen.push(p));
+                (seen, tally)
+            })
+            .collect()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vectorised_games_are_the_portable_games() {
+        let Some(vectorised) = vbmi::Game::new() else {
+            eprintln!(
+                "skipped: this CPU lacks AVX-512 VBMI (the portable engine is tested instead)"
+            );
+            return;
+        };
+        for pick in [Pick::Random, Pick::First] {
+            let expected = transcript(Game::default(), pick, 3000);
+            assert_eq!(
+                transcript(vectorised.clone(), pick, 3000),
+                expected,
+                "{pick:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn engines_give_the_same_statistics() {
+        let portable = simulate_games_on(GameEngine::Portable, 5000, Pick::Random, 2, &no_progress);
+        let best = simulate_games_on(GameEngine::best(), 5000, Pick::Random, 2, &no_progress);
+        assert!(portable.is_some());
+        assert_eq!(portable, best);
     }
 
     #[test]

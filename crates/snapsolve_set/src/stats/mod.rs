@@ -18,7 +18,9 @@ mod symmetry;
 
 pub use caps::{CapTable, NoSetChance, count_caps};
 pub use deal::{DealDistribution, DealError, exact_deal, exact_moments, sample_deals};
-pub use game::{GameStats, Pick, Position, RatioSums, simulate_games};
+pub use game::{
+    GameEngine, GameStats, Pick, Position, RatioSums, simulate_games, simulate_games_on,
+};
 pub use symmetry::binomial;
 
 use random::rng_for;

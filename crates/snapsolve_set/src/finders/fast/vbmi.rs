@@ -50,7 +50,7 @@ pub(super) const MAX_CARDS: usize = 64;
 
 /// Whether this CPU can run the vectorised core (detected once, then one load).
 #[inline]
-pub(super) fn available() -> bool {
+pub(crate) fn available() -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
     const UNKNOWN: u8 = 0;
     const YES: u8 = 1;
