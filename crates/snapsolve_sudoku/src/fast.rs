@@ -47,8 +47,9 @@
 //!
 //! # Guessing
 //!
-//! When nothing changes, the solver guesses on a cell with two candidates (the first
-//! found, as JCZSolve does), else on the cell with fewest candidates; every alternative
+//! When nothing changes, the solver guesses on a cell with two candidates, taking the
+//! first one in the band that has the most such cells (JCZSolve takes the first one in
+//! the grid), else on the cell with fewest candidates; every alternative
 //! but the last runs on a copy of the state, the last reuses the frame's own state.
 //! Search stops as soon as `limit` solutions are found (2 for "is it unique?").
 //!
@@ -60,7 +61,22 @@
 //! about 0.55x the `sudoku` crate. Finding changed words by comparing every word with a
 //! copy made when it was last filtered (JCZSolve's way) costs as much as the dirty mask
 //! once the mask is updated with SSE2, and makes the state twice as big to copy; with
-//! a scalar loop over the nine words the mask cost 15% more instructions.
+//! a scalar loop over the nine words the mask cost 15% more instructions. Dirty bits
+//! in digit-major order (a digit's three bands in a row, JCZSolve's order): +5% to
+//! +8%. Round-robin order over the dirty words instead of lowest first: within ±3%.
+//! 27 copies of the filter with constant indices behind a jump table: 3% fewer
+//! instructions but slower in time (the indirect jump mispredicts).
+//!
+//! Guess cell (instructions for `--once fast`, millions; held out = files not among
+//! the four reported in BENCHMARKS.md):
+//!
+//! | rule | magictour | hardest_1106 | serg_benchmark (held out) | norvig top95 (held out) |
+//! |---|---:|---:|---:|---:|
+//! | first two-candidate cell of the grid (JCZSolve) | 133 | 384 | 237 | 8.6 |
+//! | last such cell of the first band that has one | 127 | 395 | 240 | 9.7 |
+//! | first such cell of the band with the most (chosen) | 117 | 317 | 248 | 7.3 |
+//! | same band, its box with the most | 116 | 325 | 254 | 6.9 |
+//! | same band, its row with the most | 117 | 343 | 260 | 7.6 |
 //!
 //! Chosen by reasoning, not measured: one `u128` of 81 bits per digit would make every
 //! shift and mask two instructions and split boxes across word halves, while 27-bit
@@ -418,9 +434,12 @@ impl State {
         Some(Node::Guess { band, cell, digits })
     }
 
-    /// The cell to guess on: `(band, bit)` of the first cell with two candidates, else of
-    /// an unsolved cell with the fewest.
+    /// The cell to guess on: `(band, bit)` of the first cell with two candidates in the
+    /// band that has the most of them (a crowded band is the likeliest to collapse
+    /// after the guess), else of an unsolved cell with the fewest candidates.
     fn guess_cell(&self) -> (usize, u32) {
+        // (band, its cells with two candidates, how many)
+        let mut pick = (0, 0, 0);
         for band in 0..3 {
             let open = self.unsolved[band];
             if open == 0 {
@@ -434,9 +453,12 @@ impl State {
                 one |= x;
             }
             let pairs = open & two & !three;
-            if pairs != 0 {
-                return (band, pairs & pairs.wrapping_neg());
+            if pairs.count_ones() > pick.2 {
+                pick = (band, pairs, pairs.count_ones());
             }
+        }
+        if pick.2 > 0 {
+            return (pick.0, pick.1 & pick.1.wrapping_neg());
         }
         // No cell with two candidates: count them all (rare: a few nodes per hard puzzle).
         let mut best = (0, 0, u32::MAX);
