@@ -13,7 +13,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::generate::SplitMix64;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_pcg::Pcg64Mcg;
 
 /// Time budgets of one measurement.
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +64,7 @@ impl BenchResult {
 /// The inputs in a fixed pseudo-random order.
 pub fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
     let mut out = items.to_vec();
-    SplitMix64::new(seed).shuffle(&mut out);
+    out.shuffle(&mut Pcg64Mcg::seed_from_u64(seed));
     out
 }
 

@@ -1,54 +1,23 @@
 //! Random solved grids and random puzzles with one solution (for tests, and for
-//! rendering training grids), from a small seeded generator so runs repeat.
+//! rendering training grids), from any `rand` generator; seed one (for example
+//! `rand_pcg::Pcg64Mcg::seed_from_u64`) and runs repeat.
+
+use rand::Rng;
+use rand::seq::SliceRandom;
 
 use crate::fast::FastSolver;
 use crate::grid::{CELLS, Grid};
 use crate::solver::Solver;
 
-/// SplitMix64 (Steele, Lea and Flood 2014): tiny, seedable, good enough for shuffling.
-#[derive(Debug, Clone)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator with this seed.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`; the modulo bias is below 2^-50 for small `n`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// Fisher-Yates shuffle.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-}
-
 /// A random complete grid: random digits are dropped into random cells as long as the
 /// grid keeps a solution, until exactly one solution is left, which is returned.
-pub fn random_solution(rng: &mut SplitMix64) -> Grid {
+pub fn random_solution<R: Rng + ?Sized>(rng: &mut R) -> Grid {
     let mut grid = Grid::default();
     let mut cells: Vec<usize> = (0..CELLS).collect();
-    rng.shuffle(&mut cells);
+    cells.shuffle(rng);
     for cell in cells {
         let mut digits: Vec<u8> = (1..=9).collect();
-        rng.shuffle(&mut digits);
+        digits.shuffle(rng);
         for digit in digits {
             grid.set(cell, digit);
             match FastSolver.solutions(&grid, 2).as_slice() {
@@ -63,10 +32,10 @@ pub fn random_solution(rng: &mut SplitMix64) -> Grid {
 
 /// A puzzle whose only solution is `solution`: cells are emptied in random order,
 /// each kept empty only if the solution stays unique (so the result is minimal).
-pub fn random_puzzle(solution: &Grid, rng: &mut SplitMix64) -> Grid {
+pub fn random_puzzle<R: Rng + ?Sized>(solution: &Grid, rng: &mut R) -> Grid {
     let mut puzzle = *solution;
     let mut cells: Vec<usize> = (0..CELLS).collect();
-    rng.shuffle(&mut cells);
+    cells.shuffle(rng);
     for cell in cells {
         let digit = puzzle.get(cell);
         puzzle.set(cell, 0);
@@ -79,13 +48,16 @@ pub fn random_puzzle(solution: &Grid, rng: &mut SplitMix64) -> Grid {
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
     use super::*;
     use crate::backtrack::BacktrackSolver;
     use crate::rules::check_solution;
 
     #[test]
     fn random_grids_round_trip_through_both_solvers() {
-        let mut rng = SplitMix64::new(42);
+        let mut rng = Pcg64Mcg::seed_from_u64(42);
         for _ in 0..20 {
             let solution = random_solution(&mut rng);
             check_solution(&Grid::default(), &solution).unwrap();
@@ -101,7 +73,7 @@ mod tests {
             // one solver is found by the other, and the original is among them.
             let mut holes = solution;
             for _ in 0..45 {
-                holes.set(rng.below(CELLS), 0);
+                holes.set(rng.random_range(0..CELLS), 0);
             }
             let mut fast = FastSolver.solutions(&holes, 1000);
             let mut reference = BacktrackSolver.solutions(&holes, 1000);
