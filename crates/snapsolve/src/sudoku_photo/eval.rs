@@ -12,13 +12,15 @@ use std::time::Instant;
 use snapsolve_vision::{Limits, read_image};
 
 use super::labels::{LabelledPhoto, PhotoKind, Split, split_of, trained_on};
-use super::{DigitReader, read_digits};
+use super::{DigitReader, Quad, read_photo};
 
 /// Which labelled photos to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalPhotos {
     /// Every photo the model was not trained on (the default).
     Untrained,
+    /// Only the training photos of the shared data (for tuning grid finding: never a result).
+    Train,
     /// Only the validation photos of the shared data (watched during training).
     Validation,
 }
@@ -38,6 +40,9 @@ pub struct PhotoResult {
     pub millis: f64,
     /// The digits read (empty when no grid).
     pub read: String,
+    /// Farthest found corner from its labelled place, in cells (the labelled grid's
+    /// side / 9); `None` without labelled corners or without a found grid.
+    pub corner_error: Option<f32>,
 }
 
 /// Totals for one kind of photo.
@@ -53,6 +58,34 @@ pub struct KindSummary {
     pub grids_right: usize,
     /// Milliseconds per photo, sorted.
     pub millis: Vec<f64>,
+    /// Photos with labelled corners.
+    pub with_corners: usize,
+    /// Of those, photos whose found corners are all within [`PRECISE_CORNER_CELLS`]
+    /// of the labelled ones.
+    pub corners_precise: usize,
+}
+
+/// A found corner this close to the labelled one (in cells) counts as precise:
+/// a fifth of a cell shifts the cell cut by less than its inset plus a stroke.
+pub const PRECISE_CORNER_CELLS: f32 = 0.2;
+
+/// The farthest of the four corners from its labelled place, in cells of the
+/// labelled grid (its mean side / 9).
+pub fn corner_error_cells(found: &Quad, truth: &Quad) -> f32 {
+    let side = (0..4)
+        .map(|i| {
+            let (a, b) = (truth[i], truth[(i + 1) % 4]);
+            (a.0 - b.0).hypot(a.1 - b.1)
+        })
+        .sum::<f32>()
+        / 4.0;
+    let cell = (side / 9.0).max(1.0);
+    found
+        .iter()
+        .zip(truth)
+        .map(|(f, t)| (f.0 - t.0).hypot(f.1 - t.1))
+        .fold(0.0f32, f32::max)
+        / cell
 }
 
 impl KindSummary {
@@ -74,11 +107,17 @@ impl KindSummary {
 pub fn evaluate_photo(root: &Path, photo: &LabelledPhoto, reader: &DigitReader) -> PhotoResult {
     let truth = photo.digits().unwrap_or([0; 81]);
     let start = Instant::now();
-    let read = read_image(&root.join(&photo.image), Limits::default())
+    let reading = read_image(&root.join(&photo.image), Limits::default())
         .ok()
-        .and_then(|rgb| read_digits(&rgb, reader, photo.kind.follows_rules()).ok())
-        .flatten();
+        .and_then(|rgb| read_photo(&rgb, reader).ok());
+    let read = reading
+        .as_ref()
+        .and_then(|r| r.chosen_digits(photo.kind.follows_rules()));
     let millis = start.elapsed().as_secs_f64() * 1000.0;
+    let corner_error = match (reading.and_then(|r| r.corners), photo.quad()) {
+        (Some(found), Some(truth)) => Some(corner_error_cells(&found, &truth)),
+        _ => None,
+    };
     let (found, cells_right, text) = match read {
         Some(digits) => (
             true,
@@ -101,6 +140,7 @@ pub fn evaluate_photo(root: &Path, photo: &LabelledPhoto, reader: &DigitReader) 
         cells_right,
         millis,
         read: text,
+        corner_error,
     }
 }
 
@@ -111,6 +151,7 @@ pub fn selected(photos: &[LabelledPhoto], which: EvalPhotos) -> Vec<&LabelledPho
         .filter(|p| match which {
             EvalPhotos::Untrained => !trained_on(&p.image),
             EvalPhotos::Validation => split_of(&p.image) == Split::Validation,
+            EvalPhotos::Train => trained_on(&p.image) && split_of(&p.image) == Split::Train,
         })
         .collect()
 }
@@ -125,6 +166,10 @@ pub fn summarize(results: &[PhotoResult]) -> BTreeMap<PhotoKind, KindSummary> {
         s.cells_right += r.cells_right;
         s.grids_right += usize::from(r.cells_right == 81);
         s.millis.push(r.millis);
+        if let Some(error) = r.corner_error {
+            s.with_corners += 1;
+            s.corners_precise += usize::from(error <= PRECISE_CORNER_CELLS);
+        }
     }
     for s in out.values_mut() {
         s.millis.sort_by(f64::total_cmp);

@@ -9,7 +9,8 @@ pub mod rules;
 pub mod train;
 
 use image::RgbImage;
-use snapsolve_vision::grid::{Lattice, Quad, darkest_channel, find_grid, sample_cells};
+pub use snapsolve_vision::grid::Quad;
+use snapsolve_vision::grid::{Lattice, darkest_channel, find_grid, sample_cells};
 
 pub use labels::{LabelledPhoto, PhotoKind, read_labels, split_of};
 pub use reader::{CellProbabilities, DigitReader, ReaderError};
@@ -26,6 +27,16 @@ pub struct PhotoReading {
 }
 
 impl PhotoReading {
+    /// The digits, corrected with the sudoku rules when `use_rules` (`None` when
+    /// no grid was found).
+    pub fn chosen_digits(&self, use_rules: bool) -> Option<[u8; 81]> {
+        if use_rules {
+            rules::apply_rules(&self.probabilities).map(|r| r.digits)
+        } else {
+            self.digits()
+        }
+    }
+
     /// The most likely digit of each cell (0 = empty).
     pub fn digits(&self) -> Option<[u8; 81]> {
         if self.probabilities.len() != 81 {
@@ -76,12 +87,7 @@ pub fn read_digits(
     reader: &DigitReader,
     use_rules: bool,
 ) -> Result<Option<[u8; 81]>, ReaderError> {
-    let reading = read_photo(photo, reader)?;
-    if use_rules {
-        Ok(rules::apply_rules(&reading.probabilities).map(|r| r.digits))
-    } else {
-        Ok(reading.digits())
-    }
+    Ok(read_photo(photo, reader)?.chosen_digits(use_rules))
 }
 
 /// The answer for a photo: where the grid is, what it says, and its solution.

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 use serde_json::json;
-use snapsolve::sudoku_photo::eval::{EvalPhotos, evaluate_photo, selected, summarize};
+use snapsolve::sudoku_photo::eval::{
+    EvalPhotos, PRECISE_CORNER_CELLS, PhotoResult, evaluate_photo, selected, summarize,
+};
 use snapsolve::sudoku_photo::{DigitReader, read_labels};
 
 use crate::error::{CliError, CliResult};
@@ -28,8 +30,11 @@ pub enum EvalCommand {
         #[arg(long)]
         weights: Option<PathBuf>,
         /// Read the validation photos instead (a training-time check, not a result).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "train")]
         validation: bool,
+        /// Read the training photos instead (for tuning grid finding, never a result).
+        #[arg(long)]
+        train: bool,
         /// List every photo read wrong.
         #[arg(long)]
         verbose: bool,
@@ -41,7 +46,7 @@ pub enum EvalCommand {
 
 /// Runs an evaluation.
 pub fn run(command: EvalCommand) -> CliResult {
-    let (labels, root, weights, validation, verbose, json) = match command {
+    let (labels, root, weights, validation, train, verbose, json) = match command {
         EvalCommand::SetPhotos(args) => return super::eval_set::run(&args, true),
         EvalCommand::SetCards(args) => return super::eval_set::run(&args, false),
         EvalCommand::SudokuPhotos {
@@ -49,9 +54,10 @@ pub fn run(command: EvalCommand) -> CliResult {
             root,
             weights,
             validation,
+            train,
             verbose,
             json,
-        } => (labels, root, weights, validation, verbose, json),
+        } => (labels, root, weights, validation, train, verbose, json),
     };
     let photos = read_labels(&labels).map_err(CliError::usage)?;
     let reader = match weights {
@@ -63,10 +69,10 @@ pub fn run(command: EvalCommand) -> CliResult {
         None => DigitReader::embedded(),
     }
     .map_err(CliError::failed)?;
-    let which = if validation {
-        EvalPhotos::Validation
-    } else {
-        EvalPhotos::Untrained
+    let which = match (validation, train) {
+        (true, _) => EvalPhotos::Validation,
+        (_, true) => EvalPhotos::Train,
+        _ => EvalPhotos::Untrained,
     };
     let chosen = selected(&photos, which);
     let results: Vec<_> = chosen
@@ -80,7 +86,8 @@ pub fn run(command: EvalCommand) -> CliResult {
             .map(|(kind, s)| {
                 json!({"kind": kind.name(), "photos": s.photos, "grids_found": s.grids_found,
                     "cell_accuracy": s.cell_accuracy(), "grids_right": s.grids_right,
-                    "median_ms": s.median_millis()})
+                    "median_ms": s.median_millis(), "with_corners": s.with_corners,
+                    "corners_precise": s.corners_precise})
             })
             .collect();
         println!(
@@ -90,9 +97,15 @@ pub fn run(command: EvalCommand) -> CliResult {
         return Ok(());
     }
     if verbose {
-        for r in results.iter().filter(|r| r.cells_right < 81) {
+        let imprecise = |r: &&PhotoResult| r.corner_error.is_some_and(|e| e > PRECISE_CORNER_CELLS);
+        for r in results.iter().filter(|r| r.cells_right < 81 || imprecise(r)) {
+            let corners = r
+                .corner_error
+                .map(|e| format!(", corners off by {e:.2} cell"))
+                .unwrap_or_default();
+            let found = if r.found { "" } else { " (no grid found)" };
             println!(
-                "{} {}: {} of 81 cells right, read {}",
+                "{} {}: {} of 81 cells right{found}{corners}, read {}",
                 r.kind.name(),
                 r.image,
                 r.cells_right,
@@ -101,17 +114,25 @@ pub fn run(command: EvalCommand) -> CliResult {
         }
     }
     println!(
-        "{} photos read, {} skipped (trained on)",
+        "{} photos read, {} skipped",
         chosen.len(),
         photos.len() - chosen.len()
     );
-    println!("kind         photos  grids found  cell accuracy  grids right     median ms");
+    println!(
+        "kind         photos  grids found  corners <= {PRECISE_CORNER_CELLS} cell  cell accuracy  grids right     median ms"
+    );
     for (kind, s) in &summary {
+        let corners = if s.with_corners == 0 {
+            "-".to_string()
+        } else {
+            format!("{} of {}", s.corners_precise, s.with_corners)
+        };
         println!(
-            "{:<12} {:>6}  {:>11}  {:>12.2}%  {:>4} ({:>5.1}%)  {:>9.1}",
+            "{:<12} {:>6}  {:>11}  {:>19}  {:>12.2}%  {:>4} ({:>5.1}%)  {:>9.1}",
             kind.name(),
             s.photos,
             s.grids_found,
+            corners,
             100.0 * s.cell_accuracy(),
             s.grids_right,
             100.0 * s.grids_right as f64 / s.photos.max(1) as f64,

@@ -54,22 +54,19 @@ pub fn darkest_channel(image: &RgbImage) -> GrayImage {
 }
 
 /// Finds the sudoku grid in a grey photo, or `None` when nothing grid-like is there.
+///
+/// Each candidate is weighed by its lattice's line score times its side: an
+/// outline that takes in a margin or a neighbouring puzzle puts its lattice
+/// between the real lines and loses on score, while a small grid-like box beside
+/// the puzzle (a kakuro, a 3 x 3 block) loses on size. (Score times area, the
+/// first rule, let a margin-wide outline win; score alone let small boxes win.)
 pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
-    let candidates = outline::candidate_quads(gray);
-    let mut best: Option<FoundGrid> = None;
-    for quad in candidates {
-        let Some(found) = lattice::fit_lattice(gray, &quad) else {
-            continue;
-        };
-        let better = match &best {
-            None => true,
-            Some(b) => found.line_score * found.area() > b.line_score * b.area(),
-        };
-        if better {
-            best = Some(found);
-        }
-    }
-    best.filter(|b| b.line_score >= lattice::MIN_LINE_SCORE)
+    let weight = |f: &FoundGrid| f.line_score * f.area().sqrt();
+    outline::candidate_quads(gray)
+        .iter()
+        .filter_map(|quad| lattice::fit_lattice(gray, quad))
+        .filter(|found| found.line_score >= lattice::MIN_LINE_SCORE)
+        .max_by(|a, b| weight(a).total_cmp(&weight(b)))
 }
 
 impl FoundGrid {
