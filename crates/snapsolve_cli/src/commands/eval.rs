@@ -98,7 +98,10 @@ pub fn run(command: EvalCommand) -> CliResult {
     }
     if verbose {
         let imprecise = |r: &&PhotoResult| r.corner_error.is_some_and(|e| e > PRECISE_CORNER_CELLS);
-        for r in results.iter().filter(|r| r.cells_right < 81 || imprecise(r)) {
+        for r in results
+            .iter()
+            .filter(|r| r.cells_right < 81 || imprecise(r))
+        {
             let corners = r
                 .corner_error
                 .map(|e| format!(", corners off by {e:.2} cell"))
