@@ -332,6 +332,9 @@ const fn third_indices() -> [[u8; 81]; 81] {
     table
 }
 
+/// `THIRD` for other modules of the statistics, row by row.
+pub(crate) static THIRD_ROWS: &[[u8; 81]; 81] = &THIRD;
+
 /// `THIRD` for other modules of the statistics.
 pub(crate) fn third_index(a: u8, b: u8) -> u8 {
     THIRD[a as usize][b as usize]

@@ -234,6 +234,26 @@ impl ShapeTally {
         &mut self.counts[start..start + self.values]
     }
 
+    /// Where the counters of a shape start in [`ShapeTally::counts_mut`], and
+    /// how far one more point of each class moves that start: the index is
+    /// linear in the shape, so hot loops can add strides instead of
+    /// recomputing it.
+    #[inline]
+    pub(crate) fn start_and_strides(&self, shape: Shape) -> (usize, [usize; 5]) {
+        let [_, eb, ec, ed] = self.extents;
+        let class4 = self.values;
+        let class3 = ed * class4;
+        let class2 = ec * class3;
+        let class1 = eb * class2;
+        (self.index(shape, 0), [0, class1, class2, class3, class4])
+    }
+
+    /// All counters (see [`ShapeTally::start_and_strides`]).
+    #[inline]
+    pub(crate) fn counts_mut(&mut self) -> &mut [u64] {
+        &mut self.counts
+    }
+
     /// Adds another tally of the same dimensions into this one.
     pub(crate) fn merge(mut self, other: ShapeTally) -> ShapeTally {
         debug_assert_eq!(self.counts.len(), other.counts.len());
