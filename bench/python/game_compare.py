@@ -5,10 +5,11 @@
 `find_sets2`, imported from seed003.py). Both simulators play games; the script
 prints time per game for each, the ratio, and both estimates of the share of
 positions without a SET as seed 003 counts them (every position but each
-game's final one).
+game's final one). The Rust side runs on `--threads` threads (default 1, as
+Python runs on one core), with process start and JSON output included.
 
     python3 bench/python/game_compare.py --python-games 300 --rust-games 1000000 \
-        --snapsolve target/release/snapsolve
+        --snapsolve target/release/snapsolve --threads 1
 """
 import argparse
 import itertools
@@ -75,6 +76,8 @@ def main():
     parser.add_argument("--rust-games", type=int, default=1_000_000)
     parser.add_argument("--snapsolve", default="target/release/snapsolve")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads for snapsolve (RAYON_NUM_THREADS)")
     args = parser.parse_args()
 
     numpy.random.seed(args.seed)
@@ -89,7 +92,8 @@ def main():
     out = subprocess.run(
         [args.snapsolve, "set", "stats", "game", "--games", str(args.rust_games),
          "--seed", str(args.seed), "--json"],
-        check=True, capture_output=True, text=True).stdout
+        check=True, capture_output=True, text=True,
+        env=dict(os.environ, RAYON_NUM_THREADS=str(args.threads))).stdout
     rust_seconds = time.perf_counter() - start
     rust = json.loads(out)
     rust_no_set = rust["positions"]["before_end"]["p_no_set"]
@@ -98,10 +102,11 @@ def main():
     per_rust = rust_seconds / args.rust_games
     print(f"seed 003 onegame(): {args.python_games} games in {python_seconds:.2f} s "
           f"= {1e3 * per_python:.3f} ms/game; no SET at {100 * python_no_set:.2f}% of positions")
-    print(f"snapsolve:          {args.rust_games} games in {rust_seconds:.2f} s "
+    print(f"snapsolve ({args.threads} thread{'s' if args.threads > 1 else ''}): "
+          f"{args.rust_games} games in {rust_seconds:.2f} s "
           f"= {1e6 * per_rust:.3f} us/game; no SET at {100 * rust_no_set:.3f}% of positions")
     print(f"ratio: snapsolve is {per_python / per_rust:,.0f}x faster per game "
-          f"(process start included)")
+          f"on {args.threads} thread{'s' if args.threads > 1 else ''} (process start included)")
 
 
 if __name__ == "__main__":
