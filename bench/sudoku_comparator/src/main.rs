@@ -20,6 +20,9 @@ struct Options {
     once: Option<String>,
     config: BenchConfig,
     backtrack_budget: Duration,
+    /// How many of the runs also measure the backtracker (it can spend minutes on
+    /// one 17-clue puzzle).
+    backtrack_runs: usize,
     files: Vec<String>,
 }
 
@@ -29,6 +32,7 @@ fn parse_args() -> Result<Options, String> {
         once: None,
         config: BenchConfig::default(),
         backtrack_budget: Duration::from_secs(3),
+        backtrack_runs: usize::MAX,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -41,6 +45,7 @@ fn parse_args() -> Result<Options, String> {
         match arg.as_str() {
             "--runs" => options.runs = value("--runs")? as usize,
             "--once" => options.once = args.next(),
+            "--backtrack-runs" => options.backtrack_runs = value("--backtrack-runs")? as usize,
             "--seconds" => options.config.budget = Duration::from_secs_f64(value("--seconds")?),
             "--warmup" => options.config.warmup = Duration::from_secs_f64(value("--warmup")?),
             "--backtrack-seconds" => {
@@ -51,7 +56,7 @@ fn parse_args() -> Result<Options, String> {
         }
     }
     if options.files.is_empty() || options.runs == 0 {
-        return Err("usage: sudoku_comparator [--runs N] [--once fast|crate] [--seconds S] [--warmup S] [--backtrack-seconds S] FILE...".into());
+        return Err("usage: sudoku_comparator [--runs N] [--once fast|crate] [--seconds S] [--warmup S] [--backtrack-seconds S] [--backtrack-runs N] FILE...".into());
     }
     Ok(options)
 }
@@ -75,16 +80,22 @@ fn check_answers(grids: &[Grid], sudokus: &[Sudoku]) -> Result<(), String> {
     Ok(())
 }
 
-/// Each puzzle once by the fast solver (solutions counted up to 2).
+/// Each puzzle once by the fast solver (solution with uniqueness).
 #[inline(never)]
 fn once_fast(grids: &[Grid]) -> usize {
-    grids.iter().map(|g| FastSolver.solutions(g, 2).len()).sum()
+    grids
+        .iter()
+        .filter(|g| FastSolver.verdict(g).solution().is_some())
+        .count()
 }
 
 /// Each puzzle once by the `sudoku` crate (solution with uniqueness).
 #[inline(never)]
 fn once_crate(sudokus: &[Sudoku]) -> usize {
-    sudokus.iter().map(|s| usize::from(s.solution().is_some())).sum()
+    sudokus
+        .iter()
+        .map(|s| usize::from(s.solution().is_some()))
+        .sum()
 }
 
 fn main() -> ExitCode {
@@ -96,9 +107,9 @@ fn main() -> ExitCode {
         }
     };
     println!(
-        "| file | puzzles | snapsolve fast (puzzles/s) | `sudoku` crate (puzzles/s) | fast / crate | backtrack (puzzles/s) |"
+        "| file | puzzles | snapsolve fast (puzzles/s) | `sudoku` crate (puzzles/s) | fast / crate | per-run ratios (median) | backtrack (puzzles/s) |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---|---:|");
     for file in &options.files {
         let text = match std::fs::read_to_string(file) {
             Ok(text) => text,
@@ -152,21 +163,25 @@ fn main() -> ExitCode {
         };
         let (mut fast, mut crate_rates, mut back) = (Vec::new(), Vec::new(), Vec::new());
         let mut back_complete = true;
-        for _ in 0..options.runs {
-            fast.push(measure(&grids, &options.config, |g| FastSolver.solutions(g, 2)).rate());
+        for run in 0..options.runs {
+            fast.push(measure(&grids, &options.config, |g| FastSolver.verdict(g)).rate());
             crate_rates.push(measure(&sudokus, &options.config, |s| s.solution()).rate());
-            let b = measure(&grids, &backtrack_config, |g| {
-                BacktrackSolver.solutions(g, 2)
-            });
-            back_complete &= b.complete_pass;
-            back.push(b.rate());
+            if run < options.backtrack_runs {
+                let b = measure(&grids, &backtrack_config, |g| BacktrackSolver.verdict(g));
+                back_complete &= b.complete_pass;
+                back.push(b.rate());
+            }
             eprintln!(
-                "{file}: fast {:.0}/s, crate {:.0}/s, backtrack {:.1}/s",
+                "{file}: fast {:.0}/s, crate {:.0}/s, backtrack {:.3}/s",
                 fast.last().copied().unwrap_or(0.0),
                 crate_rates.last().copied().unwrap_or(0.0),
                 back.last().copied().unwrap_or(0.0)
             );
         }
+        // Ratios of the same run (both solvers under the same load), then their median.
+        let mut ratios: Vec<f64> = fast.iter().zip(&crate_rates).map(|(f, c)| f / c).collect();
+        let ratio_list: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+        let ratio_median = median(&mut ratios);
         let (f, c, b) = (
             median(&mut fast),
             median(&mut crate_rates),
@@ -175,11 +190,16 @@ fn main() -> ExitCode {
         let name = std::path::Path::new(file)
             .file_name()
             .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
+        let backtrack = match (back.is_empty(), back_complete) {
+            (true, _) => "not measured".to_string(),
+            (false, true) => format!("{b:.3}"),
+            (false, false) => format!("{b:.3} (sample)"),
+        };
         println!(
-            "| {name} | {} | {f:.0} | {c:.0} | {:.2}x | {b:.1}{} |",
+            "| {name} | {} | {f:.0} | {c:.0} | {:.2}x | {} ({ratio_median:.2}x) | {backtrack} |",
             grids.len(),
             f / c,
-            if back_complete { "" } else { " (sample)" }
+            ratio_list.join(", "),
         );
     }
     ExitCode::SUCCESS

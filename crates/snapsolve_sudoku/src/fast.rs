@@ -51,7 +51,9 @@
 //! first one in the band that has the most such cells (JCZSolve takes the first one in
 //! the grid), else on the cell with fewest candidates; every alternative
 //! but the last runs on a copy of the state, the last reuses the frame's own state.
-//! Search stops as soon as `limit` solutions are found (2 for "is it unique?").
+//! Search stops as soon as `limit` solutions are found (2 for "is it unique?"); the
+//! solutions go to a sink chosen by the caller, so a verdict (first two grids, kept in
+//! place) or a count allocates nothing, and only enumeration builds a `Vec`.
 //!
 //! # Alternatives (figures and commands in BENCHMARKS.md, "Sudoku solvers")
 //!
@@ -84,7 +86,7 @@
 //! band their bitboards).
 
 use crate::grid::{CELLS, Grid};
-use crate::solver::Solver;
+use crate::solver::{Solver, Verdict};
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -494,25 +496,81 @@ impl State {
     }
 }
 
-/// Depth-first search; stops once `found` holds `limit` solutions.
-fn search(mut state: State, limit: usize, found: &mut Vec<Grid>) {
+/// Where the search puts the solutions it finds.
+trait Solutions {
+    /// Takes a solved state; true when the search should stop.
+    fn found(&mut self, state: &State) -> bool;
+}
+
+/// Every solution as a grid, up to `limit` (for enumeration).
+struct Collect {
+    grids: Vec<Grid>,
+    limit: usize,
+}
+
+impl Solutions for Collect {
+    fn found(&mut self, state: &State) -> bool {
+        self.grids.extend(state.solution());
+        self.grids.len() >= self.limit
+    }
+}
+
+/// Only how many, up to `limit`: no grid is built.
+struct Count {
+    count: usize,
+    limit: usize,
+}
+
+impl Solutions for Count {
+    #[inline]
+    fn found(&mut self, _: &State) -> bool {
+        self.count += 1;
+        self.count >= self.limit
+    }
+}
+
+/// The first two solutions, in place: the verdict allocates nothing.
+#[derive(Default)]
+struct FirstTwo {
+    first: Option<Grid>,
+    second: Option<Grid>,
+}
+
+impl Solutions for FirstTwo {
+    #[inline]
+    fn found(&mut self, state: &State) -> bool {
+        let grid = state.solution();
+        if self.first.is_none() {
+            self.first = grid;
+            false
+        } else {
+            self.second = grid;
+            true
+        }
+    }
+}
+
+/// Depth-first search from `puzzle`; stops when `out` says so.
+fn solve_into(puzzle: &Grid, out: &mut impl Solutions) {
+    if let Some(state) = State::new(puzzle) {
+        search(state, out);
+    }
+}
+
+/// Depth-first search; true once `out` wants no more solutions.
+fn search(mut state: State, out: &mut impl Solutions) -> bool {
     loop {
         if !state.settle() {
-            return;
+            return false;
         }
         let (band, cell, mut digits) = match state.scan() {
             None => continue,
-            Some(Node::Contradiction) => return,
-            Some(Node::Solved) => {
-                if let Some(grid) = state.solution() {
-                    found.push(grid);
-                }
-                return;
-            }
+            Some(Node::Contradiction) => return false,
+            Some(Node::Solved) => return out.found(&state),
             Some(Node::Guess { band, cell, digits }) => (band, cell, digits),
         };
         if digits == 0 {
-            return;
+            return false;
         }
         let last = 31 - digits.leading_zeros() as usize;
         digits &= !(1 << last);
@@ -521,9 +579,8 @@ fn search(mut state: State, limit: usize, found: &mut Vec<Grid>) {
             digits &= digits - 1;
             let mut child = state;
             child.assign(digit, band, cell);
-            search(child, limit, found);
-            if found.len() >= limit {
-                return;
+            if search(child, out) {
+                return true;
             }
         }
         // The last alternative reuses this frame's state: no copy.
@@ -541,14 +598,32 @@ impl Solver for FastSolver {
     }
 
     fn solutions(&self, puzzle: &Grid, limit: usize) -> Vec<Grid> {
-        let mut found = Vec::new();
-        if limit == 0 {
-            return found;
+        let mut out = Collect {
+            grids: Vec::new(),
+            limit,
+        };
+        if limit > 0 {
+            solve_into(puzzle, &mut out);
         }
-        if let Some(state) = State::new(puzzle) {
-            search(state, limit, &mut found);
+        out.grids
+    }
+
+    fn count_solutions(&self, puzzle: &Grid, limit: usize) -> usize {
+        let mut out = Count { count: 0, limit };
+        if limit > 0 {
+            solve_into(puzzle, &mut out);
         }
-        found
+        out.count
+    }
+
+    fn verdict(&self, puzzle: &Grid) -> Verdict {
+        let mut out = FirstTwo::default();
+        solve_into(puzzle, &mut out);
+        match (out.first, out.second) {
+            (Some(a), Some(b)) => Verdict::Multiple(a, b),
+            (Some(a), None) => Verdict::Unique(a),
+            _ => Verdict::None,
+        }
     }
 }
 
@@ -580,6 +655,26 @@ mod tests {
             assert_eq!(found.len(), 1, "{line}");
             check_solution(&puzzle, &found[0]).unwrap();
         }
+    }
+
+    #[test]
+    fn verdict_and_count_agree_with_the_listed_solutions() {
+        let unique: Grid =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .parse()
+                .unwrap();
+        let mut several = unique;
+        several.set(0, 0);
+        let mut clash = unique;
+        clash.set(1, 4);
+        for (puzzle, count) in [(unique, 1), (several, 2), (clash, 0)] {
+            let listed = FastSolver.solutions(&puzzle, 2);
+            assert_eq!(listed.len(), count);
+            assert_eq!(FastSolver.count_solutions(&puzzle, 2), count);
+            assert_eq!(FastSolver.verdict(&puzzle), Verdict::from_solutions(listed));
+        }
+        assert_eq!(FastSolver.count_solutions(&Grid::default(), 500), 500);
+        assert_eq!(FastSolver.count_solutions(&unique, 0), 0);
     }
 
     #[test]
