@@ -70,7 +70,9 @@ pub struct KindSummary {
 pub const PRECISE_CORNER_CELLS: f32 = 0.2;
 
 /// The farthest of the four corners from its labelled place, in cells of the
-/// labelled grid (its mean side / 9).
+/// labelled grid (its mean side / 9). The labels name the corners in photo order
+/// and a grid shot sideways is reported in the puzzle's order, so the corners are
+/// matched in the cyclic order that fits best.
 pub fn corner_error_cells(found: &Quad, truth: &Quad) -> f32 {
     let side = (0..4)
         .map(|i| {
@@ -80,12 +82,15 @@ pub fn corner_error_cells(found: &Quad, truth: &Quad) -> f32 {
         .sum::<f32>()
         / 4.0;
     let cell = (side / 9.0).max(1.0);
-    found
-        .iter()
-        .zip(truth)
-        .map(|(f, t)| (f.0 - t.0).hypot(f.1 - t.1))
-        .fold(0.0f32, f32::max)
-        / cell
+    let worst = |shift: usize| {
+        (0..4)
+            .map(|i| {
+                let (f, t) = (found[(i + shift) % 4], truth[i]);
+                (f.0 - t.0).hypot(f.1 - t.1)
+            })
+            .fold(0.0f32, f32::max)
+    };
+    (0..4).map(worst).fold(f32::INFINITY, f32::min) / cell
 }
 
 impl KindSummary {

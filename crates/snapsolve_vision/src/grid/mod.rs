@@ -9,11 +9,14 @@
 //!    vertical lines are located strip by strip and fitted with quadratic curves, so
 //!    bent pages, thick, faint or broken lines still give every cell's own corners.
 //!    The outer corners reported are the lattice's, refined this way.
-//! 3. [`cells`]: each cell is resampled from the full-resolution photo through its
+//! 3. [`orientation`]: a page shot sideways or upside down is read in all four
+//!    quarter turns of its cut cells; the caller keeps the turn its reader trusts.
+//! 4. [`cells`]: each cell is resampled from the full-resolution photo through its
 //!    own four corners into a small square of ink values (0 = paper, 1 = ink).
 
 pub mod cells;
 pub mod lattice;
+pub mod orientation;
 pub mod outline;
 pub mod overlay;
 
@@ -21,6 +24,7 @@ use image::{GrayImage, RgbImage};
 
 pub use cells::{CELL_INPUT_SIDE, CellInk, sample_cells};
 pub use lattice::Lattice;
+pub use orientation::turn_cells;
 
 /// A point in photo pixel coordinates.
 pub type Point = (f32, f32);
