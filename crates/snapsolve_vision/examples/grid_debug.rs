@@ -25,7 +25,7 @@ fn main() {
             let gray = darkest_channel(&rgb);
             for quad in snapsolve_vision::grid::outline::candidate_quads(&gray) {
                 let score = snapsolve_vision::grid::lattice::fit_lattice(&gray, &quad)
-                    .map(|f| f.line_score);
+                    .map(|f| (f.line_score, f.beside_ink));
                 println!("  candidate {quad:?} score {score:?}");
             }
         }
@@ -50,8 +50,8 @@ fn main() {
                     .unwrap_or_default();
                 let _ = mosaic.save(Path::new(out_dir).join(format!("cells_{stem}.png")));
                 println!(
-                    "{path}: score {:.2} corners {:?} ({ms:.1} ms)",
-                    g.line_score, g.corners
+                    "{path}: score {:.2} beside {:.3} corners {:?} ({ms:.1} ms)",
+                    g.line_score, g.beside_ink, g.corners
                 );
                 for row in &g.lattice.points {
                     for &(x, y) in row {

@@ -276,6 +276,41 @@ fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize) {
     (curves, seen_inner)
 }
 
+/// How far beside a line (rough-warp pixels) the paper is looked at.
+const BESIDE: f32 = 4.0;
+
+/// Share of dark pixels just beside the fitted lines ([`BESIDE`] pixels either
+/// side, away from the crossings). Printed grid lines have paper on both sides;
+/// wood grain, cloth or a photo of cards that a lattice was forced onto does not.
+fn beside_dark(dark: &[bool], curves: &[[f32; 3]; 10], horizontal: bool) -> f32 {
+    let (mut dark_count, mut total) = (0usize, 0usize);
+    for curve in curves {
+        for t in MARGIN..MARGIN + 9 * CELL {
+            // Skip the crossings, where the other direction's line is.
+            let along = (t - MARGIN) % CELL;
+            if !(4..=CELL - 4).contains(&along) {
+                continue;
+            }
+            let centre = eval(curve, t as f32);
+            for offset in [-BESIDE, BESIDE] {
+                let pos = (centre + offset).round();
+                if pos < 0.0 || pos >= SIDE as f32 {
+                    continue;
+                }
+                let pos = pos as usize;
+                let idx = if horizontal {
+                    pos * SIDE + t
+                } else {
+                    t * SIDE + pos
+                };
+                total += 1;
+                dark_count += usize::from(dark[idx]);
+            }
+        }
+    }
+    dark_count as f32 / total.max(1) as f32
+}
+
 /// Fits the lattice inside a rough outline; the outline is refined once when the
 /// outer lines are found away from it.
 pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
@@ -317,9 +352,11 @@ fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
     }
     let lattice = Lattice { points };
     let line_score = (seen_h + seen_v) as f32 / (2 * 8 * 9) as f32;
+    let beside_ink = (beside_dark(&dark, &rows, true) + beside_dark(&dark, &cols, false)) / 2.0;
     Some(FoundGrid {
         corners: lattice.corners(),
         lattice,
         line_score,
+        beside_ink,
     })
 }

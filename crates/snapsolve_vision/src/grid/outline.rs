@@ -55,12 +55,35 @@ pub fn line_mask(small: &GrayImage) -> GrayImage {
     mask
 }
 
-/// Up to [`MAX_CANDIDATES`] quadrilaterals, largest first, in full-photo pixels.
-pub fn candidate_quads(gray: &GrayImage) -> Vec<Quad> {
+/// The shrunken copy outlines are traced in and candidates are weighed on, with
+/// its integer shrink factor.
+pub fn shrink_for_outlines(gray: &GrayImage) -> (GrayImage, u32) {
     let longest = gray.width().max(gray.height());
     let factor = longest.div_ceil(WORK_SIDE).max(1);
-    let small = shrink_by(gray, factor);
-    let mask = line_mask(&small);
+    (shrink_by(gray, factor), factor)
+}
+
+/// A point of the copy shrunken by `factor`, in the photo's pixels (pixel centres
+/// map to pixel centres).
+pub fn to_photo((x, y): (f32, f32), factor: u32) -> (f32, f32) {
+    let scale = factor as f32;
+    ((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5)
+}
+
+/// Up to [`MAX_CANDIDATES`] quadrilaterals, largest first, in full-photo pixels.
+pub fn candidate_quads(gray: &GrayImage) -> Vec<Quad> {
+    let (small, factor) = shrink_for_outlines(gray);
+    candidate_quads_in(&small)
+        .into_iter()
+        .map(|q| q.map(|p| to_photo(p, factor)))
+        .collect()
+}
+
+/// Up to [`MAX_CANDIDATES`] distinct quadrilaterals in the shrunken copy, largest
+/// first. (A contour's two corner guesses often agree, and the outer and inner
+/// edges of a thick border give near-copies: each is fitted only once.)
+pub fn candidate_quads_in(small: &GrayImage) -> Vec<Quad> {
+    let mask = line_mask(small);
     let min_area = MIN_AREA_SHARE * (small.width() * small.height()) as f32;
     let mut quads: Vec<(f32, Quad)> = find_contours::<i32>(&mask)
         .into_iter()
@@ -70,13 +93,28 @@ pub fn candidate_quads(gray: &GrayImage) -> Vec<Quad> {
         .filter(|(area, _)| *area >= min_area)
         .collect();
     quads.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let scale = factor as f32;
-    quads
-        .into_iter()
-        .take(MAX_CANDIDATES)
-        .map(|(_, q)| q.map(|(x, y)| ((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5)))
-        .collect()
+    let mut kept: Vec<Quad> = Vec::new();
+    for (_, q) in quads {
+        if kept.len() == MAX_CANDIDATES {
+            break;
+        }
+        if !kept.iter().any(|k| same_quad(k, &q)) {
+            kept.push(q);
+        }
+    }
+    kept
 }
+
+/// Whether two quadrilaterals have every corner within [`SAME_CORNER_PX`].
+fn same_quad(a: &Quad, b: &Quad) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(p, q)| (p.0 - q.0).abs() <= SAME_CORNER_PX && (p.1 - q.1).abs() <= SAME_CORNER_PX)
+}
+
+/// Corners this close (shrunken-copy pixels) are the same corner for the lattice
+/// fit, which searches a third of a cell around each line anyway.
+const SAME_CORNER_PX: f32 = 2.0;
 
 /// Corner guesses for a contour: seed 002's extreme points (smallest and largest
 /// x+y and x-y) and, when it simplifies to four vertices, its convex hull's
