@@ -8,5 +8,4 @@
 
 pub mod digits;
 pub mod set_cards;
-pub mod train;
 pub mod train_stream;

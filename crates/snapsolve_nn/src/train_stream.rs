@@ -2,11 +2,10 @@
 //! linear warm-up and cosine decay, a generic minibatch loop, multi-head
 //! cross-entropy and batched prediction.
 //!
-//! Where `train` (beside this module) trains on a fixed set of examples epoch
-//! by epoch, this loop knows nothing about the data: the caller hands it a
-//! closure that builds batch `step` (rendered on the fly, drawn from several
-//! pools, augmented) and one that turns a batch into a scalar loss. The SET
-//! card network trains this way.
+//! The loop knows nothing about the data: the caller hands it a closure that
+//! builds batch `step` (rendered on the fly, drawn from several pools,
+//! augmented) and one that turns a batch into a scalar loss. The SET card and
+//! sudoku digit networks both train this way.
 
 use candle_core::{D, DType, Result, Tensor};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarMap};

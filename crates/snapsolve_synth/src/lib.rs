@@ -2,7 +2,8 @@
 //! editions drawn as anti-aliased vectors, photographed by a random camera
 //! (perspective, lighting, glare, white balance, blur, noise, JPEG), either as
 //! the upright crop a classifier receives or as a whole table with every
-//! card's true corners.
+//! card's true corners; and photographed sudoku pages (printed and handwritten
+//! digits from many fonts) with their true grid corners and digits.
 //!
 //! ```
 //! use rand::SeedableRng;
@@ -18,6 +19,7 @@ pub mod deck;
 pub mod draw;
 pub mod geometry;
 pub mod scene;
+pub mod sudoku;
 
 pub use camera::Camera;
 pub use deck::{CardStyle, Edition};

@@ -1,24 +1,48 @@
 //! `snapsolve train digits`: the training examples for the digit network and the
 //! training run that writes its weights.
 //!
-//! Examples come from two places: cells cut from the training photos of the shared
-//! data set (with the grid found by the same code that reads photos, several times
-//! with the lattice jittered, so the network learns to tolerate a slightly
-//! misplaced cell), and digits rendered by `snapsolve_synth` from many fonts with
-//! camera-like distortions. Held-out photos ([`Split::HeldOut`]) are never read.
+//! Examples come from two places, both cut by the code that reads photos (grid
+//! finder, then `sample_cells`), so training sees what inference sees:
+//! - cells of the training photos of the shared data set, several times with the
+//!   lattice jittered (the network learns to tolerate a slightly misplaced cell);
+//! - cells of sudoku photos rendered by `snapsolve_synth::sudoku`: printed givens
+//!   from 38 system fonts, cells filled in with handwriting fonts, perspective,
+//!   light, blur, noise, JPEG.
+//!
+//! Batches are drawn from three pools with fixed shares (handwritten digits of
+//! the real photos, the other real cells, rendered cells), so the scarce real
+//! handwriting weighs as much as it needs to. Held-out photos ([`Split::HeldOut`])
+//! are never read.
 
 use std::path::{Path, PathBuf};
 
-use candle_core::{DType, Device};
+use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use image::GrayImage;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 use snapsolve_nn::digits::{Config, DigitNet};
-use snapsolve_nn::train::{EpochReport, Examples, SplitMix, TrainConfig, train_classifier};
+use snapsolve_nn::train_stream::{StepReport, TrainConfig, predict_in_batches, train_loop};
+use snapsolve_synth::sudoku::{
+    DigitFonts, PhotoStyle, load_system_fonts, random_spec, render_sudoku,
+};
 use snapsolve_vision::grid::lattice::fit_lattice;
-use snapsolve_vision::grid::{CELL_INPUT_SIDE, Lattice, darkest_channel, find_grid, sample_cells};
+use snapsolve_vision::grid::{
+    CELL_INPUT_SIDE, Lattice, Quad, darkest_channel, find_grid, quad_area, sample_cells,
+};
 use snapsolve_vision::{Limits, read_image};
 
-use super::labels::{LabelledPhoto, Split, read_labels, split_of};
+use super::labels::{LabelledPhoto, PhotoKind, Split, read_labels, split_of};
+
+/// Values per cell.
+const CELL_LEN: usize = CELL_INPUT_SIDE * CELL_INPUT_SIDE;
+/// Examples per step.
+const BATCH: usize = 128;
+/// Shares of each batch: real handwritten digits, other real cells, rendered cells.
+const POOL_SHARES: [f64; 3] = [0.4, 0.3, 0.3];
+/// Validation accuracy is reported every this many steps.
+const REPORT_EVERY: usize = 1000;
 
 /// What to train on and how long.
 #[derive(Clone, Debug)]
@@ -27,40 +51,82 @@ pub struct DigitTraining {
     pub data_dir: PathBuf,
     /// Where the weights go (safetensors).
     pub out: PathBuf,
-    /// Passes over the examples.
-    pub epochs: usize,
+    /// Optimiser steps of [`BATCH`] examples.
+    pub steps: usize,
     /// Jittered copies of each training photo's cells (besides the exact one).
     pub jitters: usize,
-    /// Rendered examples per class (0 = photos only).
-    pub rendered_per_class: usize,
+    /// Sudoku photos rendered from fonts (0 = real photos only).
+    pub rendered_photos: usize,
     /// Seed of everything random.
     pub seed: u64,
 }
 
-/// How a training run went.
-#[derive(Clone, Debug)]
-pub struct TrainingSummary {
-    /// Photos whose cells were used, and photos skipped (no grid found).
-    pub photos_used: usize,
-    /// Photos skipped because no grid was found.
-    pub photos_skipped: usize,
-    /// Training and validation examples.
-    pub train_examples: usize,
-    /// Validation examples (cells of the validation photos).
-    pub validation_examples: usize,
-    /// One report per epoch.
-    pub epochs: Vec<EpochReport>,
+/// Cells with their classes (0 = empty, 1-9).
+#[derive(Clone, Debug, Default)]
+pub struct CellSet {
+    /// `CELL_LEN` values per cell.
+    pub inputs: Vec<f32>,
+    /// The class of each cell.
+    pub labels: Vec<u32>,
 }
 
-/// The lattice used to cut a training photo: the one found, unless the label's
-/// corners say it found the wrong thing (then the lattice fitted inside the
-/// labelled corners).
-fn training_lattice(gray: &GrayImage, photo: &LabelledPhoto) -> Option<Lattice> {
+impl CellSet {
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    fn push(&mut self, cell: &[f32], label: u8) {
+        self.inputs.extend_from_slice(cell);
+        self.labels.push(u32::from(label));
+    }
+
+    fn cell(&self, i: usize) -> &[f32] {
+        &self.inputs[i * CELL_LEN..(i + 1) * CELL_LEN]
+    }
+}
+
+/// What a training run will read, and how it went.
+#[derive(Clone, Debug, Default)]
+pub struct TrainingSummary {
+    /// Real photos whose cells were used.
+    pub photos_used: usize,
+    /// Real photos skipped (unreadable, or no grid even inside the labelled corners).
+    pub photos_skipped: usize,
+    /// Rendered photos whose cells were used.
+    pub rendered_used: usize,
+    /// Cells in each pool: real handwritten digits, other real cells, rendered.
+    pub pool_sizes: [usize; 3],
+    /// Cells of the validation photos.
+    pub validation_cells: usize,
+    /// Validation accuracy after the last step.
+    pub validation_accuracy: f32,
+}
+
+/// Progress reports during training.
+pub enum Progress<'a> {
+    /// Examples are being prepared.
+    Preparing(&'a str),
+    /// One optimiser step is done.
+    Step(&'a StepReport),
+    /// Validation accuracy after `step` steps.
+    Validation(usize, f32),
+}
+
+/// The lattice used to cut a training photo: the one the finder finds, unless
+/// the labelled corners say it found something else (then the lattice fitted
+/// inside the labelled corners).
+fn training_lattice(gray: &GrayImage, label: Option<Quad>) -> Option<Lattice> {
     let found = find_grid(gray);
-    let Some(label) = photo.quad() else {
+    let Some(label) = label else {
         return found.map(|f| f.lattice);
     };
-    let cell = snapsolve_vision::grid::quad_area(&label).sqrt() / 9.0;
+    let cell = quad_area(&label).sqrt() / 9.0;
     if let Some(f) = &found {
         let worst = f
             .corners
@@ -78,40 +144,63 @@ fn training_lattice(gray: &GrayImage, photo: &LabelledPhoto) -> Option<Lattice> 
 }
 
 /// The lattice with every crossing moved by up to `amount` cells at random.
-fn jittered(lattice: &Lattice, amount: f32, rng: &mut SplitMix) -> Lattice {
+fn jittered(lattice: &Lattice, amount: f32, rng: &mut impl Rng) -> Lattice {
     let p = &lattice.points;
     let cell = ((p[0][9].0 - p[0][0].0).hypot(p[0][9].1 - p[0][0].1)) / 9.0;
-    let shift = (
-        (rng.unit() - 0.5) * amount * cell,
-        (rng.unit() - 0.5) * amount * cell,
-    );
+    let mut offset = || rng.random_range(-0.5..0.5f32) * amount * cell;
+    let shift = (offset(), offset());
     let mut out = lattice.clone();
     for row in out.points.iter_mut() {
         for q in row.iter_mut() {
-            q.0 += shift.0 + (rng.unit() - 0.5) * amount * cell;
-            q.1 += shift.1 + (rng.unit() - 0.5) * amount * cell;
+            q.0 += shift.0 + offset();
+            q.1 += shift.1 + offset();
         }
     }
     out
 }
 
-/// Cells of the labelled photos in `split`, as examples; returns them with the
-/// number of photos used and skipped.
-pub fn photo_examples(
+/// Cuts the cells of one photo (exact lattice plus `jitters` jittered ones) and
+/// hands each to `keep(cell, digit)`; `false` when no grid could be cut.
+fn cut_cells(
+    gray: &GrayImage,
+    label: Option<Quad>,
+    digits: &[u8; 81],
+    jitters: usize,
+    rng: &mut impl Rng,
+    mut keep: impl FnMut(&[f32], u8),
+) -> bool {
+    let Some(lattice) = training_lattice(gray, label) else {
+        return false;
+    };
+    let mut lattices = vec![lattice.clone()];
+    lattices.extend((0..jitters).map(|_| jittered(&lattice, 0.12, rng)));
+    for l in &lattices {
+        let cells = sample_cells(gray, l);
+        for (i, &d) in digits.iter().enumerate() {
+            keep(cells.cell(i), d);
+        }
+    }
+    true
+}
+
+/// Cells of the labelled photos in `split`, in two pools: digits of handwritten
+/// and mixed photos, and every other cell. Returns the pools and the number of
+/// photos used and skipped.
+pub fn photo_cells(
     data_dir: &Path,
     photos: &[LabelledPhoto],
     split: Split,
     jitters: usize,
-    rng: &mut SplitMix,
-) -> (Examples, usize, usize) {
-    let mut examples = Examples::new(&[1, CELL_INPUT_SIDE, CELL_INPUT_SIDE]);
+    rng: &mut impl Rng,
+) -> ([CellSet; 2], usize, usize) {
+    assert_ne!(
+        split,
+        Split::HeldOut,
+        "held-out photos are never trained on"
+    );
+    let mut pools = [CellSet::default(), CellSet::default()];
     let (mut used, mut skipped) = (0, 0);
     for photo in photos.iter().filter(|p| split_of(&p.image) == split) {
-        assert_ne!(
-            split,
-            Split::HeldOut,
-            "held-out photos are never trained on"
-        );
         let (Ok(rgb), Some(digits)) = (
             read_image(&data_dir.join(&photo.image), Limits::default()),
             photo.digits(),
@@ -119,93 +208,215 @@ pub fn photo_examples(
             skipped += 1;
             continue;
         };
+        let hand = photo.kind != PhotoKind::Printed;
         let gray = darkest_channel(&rgb);
-        let Some(lattice) = training_lattice(&gray, photo) else {
+        let cut = cut_cells(&gray, photo.quad(), &digits, jitters, rng, |cell, d| {
+            pools[usize::from(!(hand && d != 0))].push(cell, d);
+        });
+        if cut {
+            used += 1;
+        } else {
             skipped += 1;
-            continue;
-        };
-        used += 1;
-        let mut lattices = vec![lattice.clone()];
-        lattices.extend((0..jitters).map(|_| jittered(&lattice, 0.12, rng)));
-        for l in &lattices {
-            let cells = sample_cells(&gray, l);
-            for (i, &d) in digits.iter().enumerate() {
-                examples.push(cells.cell(i), u32::from(d));
-            }
         }
     }
-    (examples, used, skipped)
+    (pools, used, skipped)
+}
+
+/// Cells of `count` rendered sudoku photos: a third printed puzzles, a third
+/// printed and filled in by hand, a third handwritten digits only. Returns the
+/// cells and the number of photos whose grid could be cut.
+pub fn rendered_cells(
+    fonts: &DigitFonts,
+    count: usize,
+    seed: u64,
+    mut on_photo: impl FnMut(usize),
+) -> (CellSet, usize) {
+    let mut cells = CellSet::default();
+    let mut used = 0;
+    for i in 0..count {
+        let mut rng = StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let spec = match i % 3 {
+            0 => random_spec(0.35, 0.0, &mut rng),
+            1 => random_spec(0.35, 1.0, &mut rng),
+            _ => random_spec(0.0, 0.7, &mut rng),
+        };
+        let size = [(640, 480), (800, 600), (1024, 768)][rng.random_range(0..3)];
+        let photo = render_sudoku(&spec, fonts, PhotoStyle::training(), size, &mut rng);
+        let gray = darkest_channel(&photo.image);
+        let label = photo.corners.map(|[x, y]| (x, y));
+        if cut_cells(&gray, Some(label), &photo.digits, 0, &mut rng, |cell, d| {
+            cells.push(cell, d)
+        }) {
+            used += 1;
+        }
+        on_photo(i + 1);
+    }
+    (cells, used)
 }
 
 /// Fresh distortions for each use of an example: a shift of up to two pixels,
-/// ink strength scaled, a little noise.
-pub fn augment_cell(cell: &mut [f32], rng: &mut SplitMix) {
+/// strokes sometimes thickened or thinned, ink strength scaled, a little noise.
+pub fn augment_cell(cell: &mut [f32], rng: &mut impl Rng) {
     let side = CELL_INPUT_SIDE as i32;
-    let dx = rng.below(5) as i32 - 2;
-    let dy = rng.below(5) as i32 - 2;
-    let gain = 0.7 + 0.5 * rng.unit();
-    let noise = 0.05 * rng.unit();
+    let dx = rng.random_range(-2..=2);
+    let dy = rng.random_range(-2..=2);
+    let gain = rng.random_range(0.7..1.2f32);
+    let noise = rng.random_range(0.0..0.05f32);
+    let stroke = rng.random_range(0..8); // 0: thicker, 1: thinner, else as is
     let source = cell.to_vec();
+    let at = |x: i32, y: i32| {
+        if (0..side).contains(&x) && (0..side).contains(&y) {
+            source[(y * side + x) as usize]
+        } else {
+            0.0
+        }
+    };
     for y in 0..side {
         for x in 0..side {
             let (sx, sy) = (x - dx, y - dy);
-            let v = if (0..side).contains(&sx) && (0..side).contains(&sy) {
-                source[(sy * side + sx) as usize]
-            } else {
-                0.0
-            };
-            let n = (rng.unit() - 0.5) * 2.0 * noise;
+            let mut v = at(sx, sy);
+            if stroke < 2 {
+                let around = [
+                    at(sx - 1, sy),
+                    at(sx + 1, sy),
+                    at(sx, sy - 1),
+                    at(sx, sy + 1),
+                ];
+                v = if stroke == 0 {
+                    around.iter().fold(v, |m, &a| m.max(0.8 * a))
+                } else {
+                    around.iter().fold(v, |m, &a| m.min(a.max(0.3 * v)))
+                };
+            }
+            let n = rng.random_range(-1.0..1.0f32) * noise;
             cell[(y * side + x) as usize] = (v * gain + n).clamp(0.0, 1.0);
         }
     }
 }
 
-/// Runs the whole training and saves the weights; `on_epoch` hears each epoch.
+/// A batch drawn from the pools by [`POOL_SHARES`] (empty pools give their share
+/// to the others), augmented.
+fn draw_batch(pools: &[&CellSet; 3], rng: &mut Pcg64Mcg) -> candle_core::Result<(Tensor, Tensor)> {
+    let weights: Vec<f64> = pools
+        .iter()
+        .zip(POOL_SHARES)
+        .map(|(p, s)| if p.is_empty() { 0.0 } else { s })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut inputs = Vec::with_capacity(BATCH * CELL_LEN);
+    let mut labels = Vec::with_capacity(BATCH);
+    for _ in 0..BATCH {
+        let mut pick = rng.random_range(0.0..total);
+        let mut pool = 0;
+        while pick >= weights[pool] && pool < 2 {
+            pick -= weights[pool];
+            pool += 1;
+        }
+        let set = pools[pool];
+        let i = rng.random_range(0..set.len());
+        let start = inputs.len();
+        inputs.extend_from_slice(set.cell(i));
+        augment_cell(&mut inputs[start..], rng);
+        labels.push(set.labels[i]);
+    }
+    Ok((
+        Tensor::from_vec(
+            inputs,
+            (BATCH, 1, CELL_INPUT_SIDE, CELL_INPUT_SIDE),
+            &Device::Cpu,
+        )?,
+        Tensor::from_vec(labels, BATCH, &Device::Cpu)?,
+    ))
+}
+
+/// Share of `cells` the network classifies right.
+pub fn accuracy(net: &DigitNet, cells: &CellSet) -> candle_core::Result<f32> {
+    if cells.is_empty() {
+        return Ok(0.0);
+    }
+    let xs = Tensor::from_slice(
+        &cells.inputs,
+        (cells.len(), 1, CELL_INPUT_SIDE, CELL_INPUT_SIDE),
+        &Device::Cpu,
+    )?;
+    let predicted = predict_in_batches(&xs, 512, |x| net.forward(x))?
+        .argmax(1)?
+        .to_vec1::<u32>()?;
+    let right = predicted
+        .iter()
+        .zip(&cells.labels)
+        .filter(|(a, b)| a == b)
+        .count();
+    Ok(right as f32 / cells.len() as f32)
+}
+
+/// Runs the whole training and saves the weights; `progress` hears how it goes.
 pub fn train_digits(
     job: &DigitTraining,
-    extra: Option<Examples>,
-    on_epoch: impl FnMut(&EpochReport),
+    mut progress: impl FnMut(Progress),
 ) -> Result<TrainingSummary, String> {
+    let fonts = if job.rendered_photos > 0 {
+        Some(load_system_fonts()?)
+    } else {
+        None
+    };
     let labels = read_labels(&job.data_dir.join("sudoku/photos.jsonl"))?;
-    let mut rng = SplitMix(job.seed);
-    let (mut train_set, used, skipped) =
-        photo_examples(&job.data_dir, &labels, Split::Train, job.jitters, &mut rng);
-    let (validation, used_v, skipped_v) =
-        photo_examples(&job.data_dir, &labels, Split::Validation, 0, &mut rng);
-    if let Some(extra) = extra {
-        train_set.inputs.extend_from_slice(&extra.inputs);
-        train_set.labels.extend_from_slice(&extra.labels);
-    }
-    if train_set.is_empty() {
+    let mut rng = Pcg64Mcg::seed_from_u64(job.seed);
+    progress(Progress::Preparing("cutting the training photos"));
+    let ([hand, other], used, skipped) =
+        photo_cells(&job.data_dir, &labels, Split::Train, job.jitters, &mut rng);
+    let ([v_hand, v_other], used_v, skipped_v) =
+        photo_cells(&job.data_dir, &labels, Split::Validation, 0, &mut rng);
+    let mut validation = v_hand;
+    validation.inputs.extend_from_slice(&v_other.inputs);
+    validation.labels.extend_from_slice(&v_other.labels);
+    let (rendered, rendered_used) = match &fonts {
+        Some(fonts) => {
+            progress(Progress::Preparing("rendering sudoku photos"));
+            rendered_cells(fonts, job.rendered_photos, job.seed, |_| {})
+        }
+        None => (CellSet::default(), 0),
+    };
+    if hand.is_empty() && other.is_empty() && rendered.is_empty() {
         return Err("no training examples (is the data folder right?)".into());
     }
     let vars = VarMap::new();
     let vb = VarBuilder::from_varmap(&vars, DType::F32, &Device::Cpu);
     let net = DigitNet::new(&Config::small(), vb).map_err(|e| e.to_string())?;
     let config = TrainConfig {
-        epochs: job.epochs,
-        batch_size: 128,
+        steps: job.steps,
         learning_rate: 3e-3,
+        warmup_steps: 200,
         weight_decay: 1e-4,
-        seed: job.seed,
     };
-    let epochs = train_classifier(
+    let pools = [&hand, &other, &rendered];
+    train_loop(
         &vars,
-        |xs, train| net.forward_t(xs, train),
-        &train_set,
-        &validation,
         &config,
-        augment_cell,
-        on_epoch,
+        |_| draw_batch(&pools, &mut rng),
+        |(xs, ys)| candle_nn::loss::cross_entropy(&net.forward_t(xs, true)?, ys),
+        |report| {
+            progress(Progress::Step(report));
+            let done = report.step + 1;
+            if done % REPORT_EVERY == 0
+                && done < job.steps
+                && let Ok(a) = accuracy(&net, &validation)
+            {
+                progress(Progress::Validation(done, a));
+            }
+        },
     )
     .map_err(|e| e.to_string())?;
+    let validation_accuracy = accuracy(&net, &validation).map_err(|e| e.to_string())?;
+    progress(Progress::Validation(job.steps, validation_accuracy));
     vars.save(&job.out)
         .map_err(|e| format!("cannot write {}: {e}", job.out.display()))?;
     Ok(TrainingSummary {
         photos_used: used + used_v,
         photos_skipped: skipped + skipped_v,
-        train_examples: train_set.len(),
-        validation_examples: validation.len(),
-        epochs,
+        rendered_used,
+        pool_sizes: [hand.len(), other.len(), rendered.len()],
+        validation_cells: validation.len(),
+        validation_accuracy,
     })
 }

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use snapsolve::sudoku_photo::train::{DigitTraining, train_digits};
+use indicatif::{ProgressBar, ProgressStyle};
+use snapsolve::sudoku_photo::train::{DigitTraining, Progress, train_digits};
 
 use crate::error::{CliError, CliResult};
 
@@ -19,14 +20,14 @@ pub enum TrainCommand {
         /// Where to write the weights.
         #[arg(long, default_value = "models/sudoku_digits.safetensors")]
         out: PathBuf,
-        /// Passes over the examples.
-        #[arg(long, default_value_t = 12)]
-        epochs: usize,
+        /// Optimiser steps (batches of 128 cells).
+        #[arg(long, default_value_t = 16000)]
+        steps: usize,
         /// Jittered copies of each training photo's cells.
         #[arg(long, default_value_t = 3)]
         jitters: usize,
-        /// Rendered digits per class (0 = photos only).
-        #[arg(long, default_value_t = 0)]
+        /// Sudoku photos rendered from system fonts (0 = real photos only).
+        #[arg(long, default_value_t = 1500)]
         rendered: usize,
         /// Seed of everything random.
         #[arg(long, default_value_t = 6)]
@@ -44,7 +45,7 @@ pub fn run(command: TrainCommand) -> CliResult {
         TrainCommand::Digits {
             data,
             out,
-            epochs,
+            steps,
             jitters,
             rendered,
             seed,
@@ -57,29 +58,46 @@ pub fn run(command: TrainCommand) -> CliResult {
             let job = DigitTraining {
                 data_dir,
                 out: out.clone(),
-                epochs,
+                steps,
                 jitters,
-                rendered_per_class: rendered,
+                rendered_photos: rendered,
                 seed,
             };
-            let start = std::time::Instant::now();
-            let summary = train_digits(&job, None, |r| {
-                eprintln!(
-                    "epoch {:>3}  loss {:.4}  validation accuracy {}  ({:.0} s)",
-                    r.epoch,
-                    r.train_loss,
-                    r.validation_accuracy
-                        .map_or("-".to_string(), |a| format!("{:.4}", a)),
-                    start.elapsed().as_secs_f64()
-                );
+            let bar = ProgressBar::new(steps as u64);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
+            ) {
+                bar.set_style(style);
+            }
+            // indicatif drops println on a hidden bar (output not a terminal): logs still want the lines.
+            let say = |line: String| {
+                if bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    bar.println(line);
+                }
+            };
+            let summary = train_digits(&job, |p| match p {
+                Progress::Preparing(what) => say(what.to_string()),
+                Progress::Step(r) => {
+                    bar.set_position(r.step as u64 + 1);
+                    bar.set_message(format!("loss {:.3}", r.loss));
+                }
+                Progress::Validation(step, accuracy) => say(format!(
+                    "step {step:>6}: validation cells {:.2}%",
+                    100.0 * accuracy
+                )),
             })
             .map_err(CliError::failed)?;
+            bar.finish_and_clear();
+            let [hand, other, rendered] = summary.pool_sizes;
             println!(
-                "trained on {} examples ({} validation) from {} photos ({} without a grid); weights in {}",
-                summary.train_examples,
-                summary.validation_examples,
+                "trained {steps} steps on {hand} handwritten + {other} other cells from {} photos ({} skipped) and {rendered} cells from {} rendered photos; validation cells {:.2}% of {}; weights in {}",
                 summary.photos_used,
                 summary.photos_skipped,
+                summary.rendered_used,
+                100.0 * summary.validation_accuracy,
+                summary.validation_cells,
                 out.display()
             );
             Ok(())
