@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod data;
+pub mod images;
 pub mod set;
 pub mod set_photo;
 pub mod sudoku;

@@ -9,6 +9,8 @@ use std::io::Cursor;
 use std::path::Path;
 
 use image::metadata::Orientation;
+
+mod scaled_jpeg;
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
 
 /// What a photo may be at most.
@@ -85,14 +87,18 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// Reads and decodes an image file (see [`decode_image`]).
-pub fn read_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeError> {
+/// Reads a file's bytes, refusing one over the size limit before reading it.
+pub fn read_bytes(path: &Path, limits: Limits) -> Result<Vec<u8>, DecodeError> {
     let size = std::fs::metadata(path).map_err(DecodeError::Io)?.len();
     if size > limits.max_file_bytes {
         return Err(DecodeError::FileTooLarge(size));
     }
-    let bytes = std::fs::read(path).map_err(DecodeError::Io)?;
-    decode_image(&bytes, limits)
+    std::fs::read(path).map_err(DecodeError::Io)
+}
+
+/// Reads and decodes an image file (see [`decode_image`]).
+pub fn read_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeError> {
+    decode_image(&read_bytes(path, limits)?, limits)
 }
 
 /// Decodes JPEG, PNG or WebP bytes into upright RGB pixels.
@@ -106,12 +112,7 @@ pub fn decode_image(bytes: &[u8], limits: Limits) -> Result<RgbImage, DecodeErro
 
 /// Reads and decodes a photo file, keeping its orientation (see [`decode_photo`]).
 pub fn read_photo(path: &Path, limits: Limits) -> Result<Photo, DecodeError> {
-    let size = std::fs::metadata(path).map_err(DecodeError::Io)?.len();
-    if size > limits.max_file_bytes {
-        return Err(DecodeError::FileTooLarge(size));
-    }
-    let bytes = std::fs::read(path).map_err(DecodeError::Io)?;
-    decode_photo(&bytes, limits)
+    decode_photo(&read_bytes(path, limits)?, limits)
 }
 
 /// A decoded photo: upright pixels plus what is needed to map positions back to
@@ -126,19 +127,40 @@ pub struct Photo {
     pub stored_width: u32,
     /// Height of the image as stored in the file.
     pub stored_height: u32,
+    /// Stored pixels per pixel of `image` along each side: 1, or 2, 4 or 8
+    /// for a JPEG decoded at a reduced scale ([`decode_photo_reduced`]).
+    pub reduction: u32,
 }
 
 impl Photo {
     /// Maps a point of the upright image to the same point of the image as
     /// stored in the file (continuous coordinates: pixel `i` spans `[i, i+1)`).
     pub fn to_stored(&self, (u, v): (f32, f32)) -> (f32, f32) {
-        stored_from_upright(
-            self.orientation,
-            self.stored_width as f32,
-            self.stored_height as f32,
-            (u, v),
+        // Undo the orientation at the decoded size, then scale up: a reduced
+        // pixel `i` covers stored pixels `[i r, (i+1) r)`.
+        let (w, h) = if swaps_axes(self.orientation) {
+            (self.image.height(), self.image.width())
+        } else {
+            (self.image.width(), self.image.height())
+        };
+        let (x, y) = stored_from_upright(self.orientation, w as f32, h as f32, (u, v));
+        let r = self.reduction as f32;
+        (
+            (x * r).min(self.stored_width as f32),
+            (y * r).min(self.stored_height as f32),
         )
     }
+}
+
+/// Whether an orientation turns the picture a quarter (width and height trade places).
+fn swaps_axes(orientation: Orientation) -> bool {
+    matches!(
+        orientation,
+        Orientation::Rotate90
+            | Orientation::Rotate270
+            | Orientation::Rotate90FlipH
+            | Orientation::Rotate270FlipH
+    )
 }
 
 /// Inverse of [`DynamicImage::apply_orientation`] for one point: from upright
@@ -181,6 +203,20 @@ fn jpeg_is_complete(bytes: &[u8]) -> bool {
 /// Decodes JPEG, PNG or WebP bytes into a [`Photo`]: upright pixels and the
 /// orientation that made them upright.
 pub fn decode_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> {
+    decode_photo_reduced(bytes, limits, u32::MAX)
+}
+
+/// Like [`decode_photo`], but a JPEG whose longer side is at least twice
+/// `min_side` is decoded at 1/2, 1/4 or 1/8 of its size (DCT scaling: the
+/// decoder skips the fine frequencies instead of computing and then throwing
+/// away pixels), keeping the longer side at least `min_side`. Other formats,
+/// and JPEGs the scaling decoder does not take (CMYK, 16-bit), are decoded
+/// whole. [`Photo::to_stored`] maps positions back to the stored pixels.
+pub fn decode_photo_reduced(
+    bytes: &[u8],
+    limits: Limits,
+    min_side: u32,
+) -> Result<Photo, DecodeError> {
     if bytes.is_empty() {
         return Err(DecodeError::Empty);
     }
@@ -193,15 +229,36 @@ pub fn decode_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> 
     if reader.format().is_none() {
         return Err(DecodeError::UnknownFormat);
     }
-    if reader.format() == Some(image::ImageFormat::Jpeg) && !jpeg_is_complete(bytes) {
-        return Err(DecodeError::Corrupt(
-            "the JPEG data ends before its end-of-image marker".into(),
-        ));
+    if reader.format() == Some(image::ImageFormat::Jpeg) {
+        if !jpeg_is_complete(bytes) {
+            return Err(DecodeError::Corrupt(
+                "the JPEG data ends before its end-of-image marker".into(),
+            ));
+        }
+        if let Some(photo) = scaled_jpeg::decode(bytes, limits, min_side)? {
+            return Ok(photo);
+        }
     }
     let mut decoder = reader
         .into_decoder()
         .map_err(|e| DecodeError::Corrupt(e.to_string()))?;
     let (width, height) = decoder.dimensions();
+    check_size(width, height, limits)?;
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut image =
+        DynamicImage::from_decoder(decoder).map_err(|e| DecodeError::Corrupt(e.to_string()))?;
+    image.apply_orientation(orientation);
+    Ok(Photo {
+        image: image.into_rgb8(),
+        orientation,
+        stored_width: width,
+        stored_height: height,
+        reduction: 1,
+    })
+}
+
+/// Refuses sizes beyond the limits (from the header, before any pixel buffer exists).
+fn check_size(width: u32, height: u32, limits: Limits) -> Result<(), DecodeError> {
     if width > limits.max_side
         || height > limits.max_side
         || u64::from(width) * u64::from(height) > limits.max_pixels
@@ -212,16 +269,7 @@ pub fn decode_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> 
             limits,
         });
     }
-    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
-    let mut image =
-        DynamicImage::from_decoder(decoder).map_err(|e| DecodeError::Corrupt(e.to_string()))?;
-    image.apply_orientation(orientation);
-    Ok(Photo {
-        image: image.into_rgb8(),
-        orientation,
-        stored_width: width,
-        stored_height: height,
-    })
+    Ok(())
 }
 
 #[cfg(test)]
@@ -315,6 +363,44 @@ mod tests {
             let (x, y) = stored_from_upright(orientation, w as f32, h as f32, (u, v));
             assert_eq!((x, y), (3.5, 1.5), "{orientation:?}");
         }
+    }
+
+    #[test]
+    fn large_jpegs_decode_reduced_and_map_back_to_stored_pixels() {
+        // A 2400x1600 JPEG with a bright square at stored (1800..1840, 400..440).
+        let mut stored = RgbImage::from_pixel(2400, 1600, image::Rgb([20, 20, 20]));
+        for y in 400..440 {
+            for x in 1800..1840 {
+                stored.put_pixel(x, y, image::Rgb([250, 250, 250]));
+            }
+        }
+        let mut bytes = Vec::new();
+        stored
+            .write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg)
+            .unwrap();
+        let photo = decode_photo_reduced(&bytes, Limits::default(), 1000).unwrap();
+        assert_eq!(photo.reduction, 2);
+        assert_eq!(photo.image.dimensions(), (1200, 800));
+        assert_eq!((photo.stored_width, photo.stored_height), (2400, 1600));
+        assert!(photo.image.get_pixel(910, 210).0[0] > 200);
+        assert_eq!(photo.to_stored((910.0, 210.0)), (1820.0, 420.0));
+        // Small enough already: decoded whole.
+        assert_eq!(
+            decode_photo_reduced(&bytes, Limits::default(), 1500)
+                .unwrap()
+                .reduction,
+            1
+        );
+        // The same photo stored sideways: upright points map through the turn, then the scale.
+        let turned = Photo {
+            image: image::imageops::rotate90(&photo.image),
+            orientation: Orientation::Rotate90,
+            stored_width: 2400,
+            stored_height: 1600,
+            reduction: 2,
+        };
+        // Upright (u, v) = (h - y, x) at the decoded size for a quarter turn.
+        assert_eq!(turned.to_stored((800.0 - 210.0, 910.0)), (1820.0, 420.0));
     }
 
     #[test]

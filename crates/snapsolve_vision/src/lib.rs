@@ -16,5 +16,8 @@ pub mod threshold;
 pub mod warp;
 
 pub use cards::{CardFinder, find_cards};
-pub use decode::{DecodeError, Limits, Photo, decode_image, decode_photo, read_image, read_photo};
+pub use decode::{
+    DecodeError, Limits, Photo, decode_image, decode_photo, decode_photo_reduced, read_bytes,
+    read_image, read_photo,
+};
 pub use quad::Quad;

@@ -12,10 +12,10 @@ use std::time::Instant;
 
 use snapsolve_set::{Attribute, Card};
 use snapsolve_vision::crop::canonical_card;
-use snapsolve_vision::{Limits, read_image, read_photo};
+use snapsolve_vision::{Limits, read_image};
 
 use super::classify::CardClassifier;
-use super::table::read_table;
+use super::table::{read_table, read_table_photo};
 
 /// Totals for one deck edition.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -147,7 +147,7 @@ pub fn evaluate_photos(
         score.items += 1;
         score.cards += label.cards.len();
         let start = Instant::now();
-        let photo = match read_photo(&root.join(&label.image), Limits::default()) {
+        let photo = match read_table_photo(&root.join(&label.image), Limits::default()) {
             Ok(photo) => photo,
             Err(e) => {
                 score.failures.push(format!("{}: {e}", label.image));

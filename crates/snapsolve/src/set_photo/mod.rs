@@ -3,12 +3,24 @@
 
 pub mod classify;
 pub mod eval;
+pub mod example;
 pub mod features;
 pub mod table;
 
+use std::path::Path;
+
+use image::RgbImage;
+use snapsolve_vision::{DecodeError, Limits, read_image};
+
 pub use classify::{CardClassifier, CardReading};
 pub use features::FeaturesClassifier;
-pub use table::{TableReading, draw_answer, read_table};
+pub use table::{TableReading, decode_table_photo, draw_answer, read_table, read_table_photo};
+
+/// Reads a picture of one card filling the frame and brings it to the
+/// canonical upright crop classifiers take (turned a quarter if landscape).
+pub fn read_card_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeError> {
+    read_image(path, limits).map(|image| snapsolve_vision::crop::canonical_card(&image))
+}
 
 /// Names accepted by [`classifier_by_name`].
 pub const CLASSIFIERS: [&str; 2] = ["features", "network"];

@@ -4,12 +4,16 @@
 //! canonical crops → readings ([`CardClassifier`]) → cards, with repeated and
 //! unsure readings reported → SETs (`snapsolve_set::finders::find_sets`).
 
+use std::path::Path;
+
 use image::{Rgb, RgbImage};
 use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
 use snapsolve_vision::crop::card_crop;
 use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
-use snapsolve_vision::{CardFinder, Photo, Quad};
+use snapsolve_vision::{
+    CardFinder, DecodeError, Limits, Photo, Quad, decode_photo_reduced, read_bytes,
+};
 
 use super::classify::{CardClassifier, CardReading};
 
@@ -53,14 +57,47 @@ pub struct TableReading {
     pub unsure: Vec<usize>,
 }
 
+/// JPEGs are decoded at a reduced scale that keeps their longer side at
+/// least this long (see [`decode_table_photo`]).
+pub const DECODE_MIN_SIDE: u32 = 2000;
+
+/// Decodes a photo of a table for [`read_table`]: a JPEG of more than
+/// `2 * DECODE_MIN_SIDE` pixels a side is decoded at 1/2, 1/4 or 1/8 scale,
+/// which is all the card finder (~1000 pixels) and the 96x150 crops use;
+/// corners still come back in the stored pixels.
+pub fn decode_table_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> {
+    decode_photo_reduced(bytes, limits, DECODE_MIN_SIDE)
+}
+
+/// Reads and decodes a photo file of a table (see [`decode_table_photo`]).
+pub fn read_table_photo(path: &Path, limits: Limits) -> Result<Photo, DecodeError> {
+    decode_table_photo(&read_bytes(path, limits)?, limits)
+}
+
 /// Reads a table: finds the cards, names them and finds the SETs.
 pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReading {
     let quads = CardFinder::default().find(&photo.image);
-    let (quads, crops): (Vec<Quad>, Vec<RgbImage>) = quads
-        .into_iter()
-        .filter_map(|q| card_crop(&photo.image, &q).map(|c| (q, c)))
-        .unzip();
+    let (quads, crops) = card_crops(&photo.image, quads);
     let readings = classifier.classify(&crops);
+    assemble_reading(photo, quads, readings)
+}
+
+/// The canonical crop of every quadrilateral, keeping only those that warp
+/// (a degenerate quadrilateral has no crop).
+pub fn card_crops(image: &RgbImage, quads: Vec<Quad>) -> (Vec<Quad>, Vec<RgbImage>) {
+    quads
+        .into_iter()
+        .filter_map(|q| card_crop(image, &q).map(|c| (q, c)))
+        .unzip()
+}
+
+/// Cards from quadrilaterals and their readings: names, stored corners, SETs,
+/// repeated and unsure readings.
+pub fn assemble_reading(
+    photo: &Photo,
+    quads: Vec<Quad>,
+    readings: Vec<CardReading>,
+) -> TableReading {
     let cards: Vec<TableCard> = quads
         .into_iter()
         .zip(readings)

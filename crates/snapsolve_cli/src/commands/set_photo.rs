@@ -4,10 +4,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
-use snapsolve::set_photo::table::{TableReading, draw_answer, read_table};
-use snapsolve::set_photo::{CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name};
-use snapsolve_vision::crop::canonical_card;
-use snapsolve_vision::{Limits, read_image, read_photo};
+use snapsolve::images::{Limits, Photo};
+use snapsolve::set_photo::example::{EXAMPLE_SEED, example_photo};
+use snapsolve::set_photo::table::{TableReading, draw_answer, read_table, read_table_photo};
+use snapsolve::set_photo::{
+    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, read_card_image,
+};
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
@@ -15,13 +17,15 @@ use crate::input::print_json;
 /// Arguments of `set photo`.
 #[derive(Debug, Args)]
 pub struct PhotoArgs {
-    /// A photo of the table (JPEG, PNG or WebP).
-    image: PathBuf,
+    /// A photo of the table (JPEG, PNG or WebP); without one, a built-in
+    /// rendered table of 12 cards is read (made on the fly, always the same).
+    image: Option<PathBuf>,
     /// Print JSON: {"image": {"width", "height"}, "cards": [{"card", "corners", "confidence"}], "sets": [[i,j,k]]};
     /// corners are in the pixels of the image as stored in the file.
     #[arg(long)]
     json: bool,
-    /// Write the upright photo with the SETs drawn on it (PNG or JPEG by extension).
+    /// Write the upright photo with the SETs drawn on it (PNG or JPEG by extension;
+    /// JPEGs over 4000 pixels a side are drawn at the reduced size they are read at).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Draw at most this many SETs.
@@ -59,22 +63,37 @@ pub fn classifier(name: &str) -> CliResult<Box<dyn CardClassifier>> {
 /// `set photo`.
 pub fn photo(args: &PhotoArgs) -> CliResult {
     let classifier = classifier(&args.classifier)?;
-    let photo = read_photo(&args.image, Limits::default())
-        .map_err(|e| CliError::failed(format!("{}: {e}", args.image.display())))?;
+    let (photo, name) = match &args.image {
+        Some(path) => (
+            read_table_photo(path, Limits::default())
+                .map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?,
+            path.display().to_string(),
+        ),
+        None => {
+            eprintln!(
+                "no IMAGE given: reading a built-in rendered table of 12 cards (seed {EXAMPLE_SEED})"
+            );
+            (example_photo(), "built-in table".to_string())
+        }
+    };
     let reading = read_table(&photo, classifier.as_ref());
     if let Some(out) = &args.out {
-        let mut picture = photo.image.clone();
-        draw_answer(&mut picture, &reading, args.max_sets);
-        picture
-            .save(out)
-            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", out.display())))?;
+        write_answer(&photo, &reading, args.max_sets, out)?;
     }
     if args.json {
         print_json(&reading_json(&reading));
     } else {
-        print_text(&reading, &args.image, args.max_sets);
+        print_text(&reading, &name, args.max_sets);
     }
     Ok(())
+}
+
+fn write_answer(photo: &Photo, reading: &TableReading, max_sets: usize, out: &Path) -> CliResult {
+    let mut picture = photo.image.clone();
+    draw_answer(&mut picture, reading, max_sets);
+    picture
+        .save(out)
+        .map_err(|e| CliError::failed(format!("cannot write {}: {e}", out.display())))
 }
 
 fn reading_json(reading: &TableReading) -> serde_json::Value {
@@ -92,8 +111,8 @@ fn reading_json(reading: &TableReading) -> serde_json::Value {
     })
 }
 
-fn print_text(reading: &TableReading, path: &Path, max_sets: usize) {
-    println!("{}: {} cards", path.display(), reading.cards.len());
+fn print_text(reading: &TableReading, name: &str, max_sets: usize) {
+    println!("{name}: {} cards", reading.cards.len());
     for (i, card) in reading.cards.iter().enumerate() {
         let flag = if reading.unsure.contains(&i) {
             "  (unsure)"
@@ -134,9 +153,10 @@ pub fn card(args: &CardArgs) -> CliResult {
     let classifier = classifier(&args.classifier)?;
     let mut crops = Vec::with_capacity(args.images.len());
     for path in &args.images {
-        let image = read_image(path, Limits::default())
-            .map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?;
-        crops.push(canonical_card(&image));
+        crops.push(
+            read_card_image(path, Limits::default())
+                .map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?,
+        );
     }
     let readings = classifier.classify(&crops);
     if args.json {

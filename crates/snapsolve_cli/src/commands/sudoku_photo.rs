@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
+use snapsolve::images::{Limits, read_image};
 use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo};
-use snapsolve_vision::{Limits, read_image};
 
 use crate::error::{CliError, CliResult};
 

@@ -1,0 +1,140 @@
+//! The SET photo path, whole and stage by stage, on one core.
+//!
+//! Inputs (JPEG bytes in memory, so the file system is not timed):
+//! - `phone_12mp`: `set/stetelepta/photos/test_images/IMG_1096.JPG` from the
+//!   shared data (4032x3024, 12 cards), read in place;
+//! - `webcam_960x720`: the webcam frame `set/tomwhite/photos/data/webcam/20170529_184024.png`
+//!   (960x720, 12 cards) encoded once as a quality-90 JPEG.
+//!
+//! Without the shared data, rendered tables of the same sizes stand in
+//! (`snapsolve_synth::render_table`, fixed seed) and a message says so.
+//!
+//! Run on one core: `RAYON_NUM_THREADS=1 taskset -c 0 cargo bench -p snapsolve --bench set_photo`.
+
+use std::io::Cursor;
+use std::sync::OnceLock;
+
+use divan::{Bencher, black_box};
+use image::RgbImage;
+use snapsolve::images::Limits;
+use snapsolve::set_photo::FeaturesClassifier;
+use snapsolve::set_photo::classify::CardClassifier;
+use snapsolve::set_photo::table::{assemble_reading, card_crops, decode_table_photo, read_table};
+use snapsolve_set::Card;
+use snapsolve_vision::{CardFinder, decode_photo};
+
+const INPUTS: [&str; 2] = ["phone_12mp", "webcam_960x720"];
+
+fn main() {
+    divan::main();
+}
+
+fn jpeg(image: &RgbImage) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut Cursor::new(&mut bytes), 90)
+        .encode_image(image)
+        .expect("encoding to memory cannot fail");
+    bytes
+}
+
+fn rendered(width: u32, height: u32) -> Vec<u8> {
+    let cards: Vec<Card> = Card::all().step_by(5).take(12).collect();
+    let mut spec = snapsolve_synth::TableSpec::new(cards, snapsolve_synth::Edition::Standard, 11);
+    (spec.width, spec.height) = (width, height);
+    jpeg(&snapsolve_synth::render_table(&spec).image)
+}
+
+/// The JPEG bytes of an input, made once.
+fn input(name: &str) -> &'static [u8] {
+    static PHONE: OnceLock<Vec<u8>> = OnceLock::new();
+    static WEBCAM: OnceLock<Vec<u8>> = OnceLock::new();
+    let data = snapsolve::data::shared_data_dir();
+    if data.is_none() {
+        eprintln!("no shared data folder: benchmarking rendered tables instead of photos");
+    }
+    match name {
+        "phone_12mp" => PHONE.get_or_init(|| match &data {
+            Some(root) => {
+                std::fs::read(root.join("set/stetelepta/photos/test_images/IMG_1096.JPG"))
+                    .expect("the 12 MP photo is readable")
+            }
+            None => rendered(4032, 3024),
+        }),
+        _ => WEBCAM.get_or_init(|| match &data {
+            Some(root) => jpeg(
+                &snapsolve_vision::read_image(
+                    &root.join("set/tomwhite/photos/data/webcam/20170529_184024.png"),
+                    Limits::default(),
+                )
+                .expect("the webcam frame is readable"),
+            ),
+            None => rendered(960, 720),
+        }),
+    }
+}
+
+/// Decode → find cards → crops → classify → SETs, as `snapsolve set photo` does.
+#[divan::bench(args = INPUTS)]
+fn whole(bencher: Bencher, name: &str) {
+    let bytes = input(name);
+    bencher.bench(|| {
+        let photo = decode_table_photo(black_box(bytes), Limits::default()).expect("decodes");
+        read_table(&photo, &FeaturesClassifier)
+    });
+}
+
+/// The same with every photo decoded at full size (the path before scaled decoding).
+#[divan::bench(args = INPUTS)]
+fn whole_full_decode(bencher: Bencher, name: &str) {
+    let bytes = input(name);
+    bencher.bench(|| {
+        let photo = decode_photo(black_box(bytes), Limits::default()).expect("decodes");
+        read_table(&photo, &FeaturesClassifier)
+    });
+}
+
+/// Decoding as the photo path does it (reduced scale for large JPEGs).
+#[divan::bench(args = INPUTS)]
+fn decode(bencher: Bencher, name: &str) {
+    let bytes = input(name);
+    bencher.bench(|| decode_table_photo(black_box(bytes), Limits::default()));
+}
+
+/// Decoding at full size, for comparison.
+#[divan::bench(args = INPUTS)]
+fn decode_full(bencher: Bencher, name: &str) {
+    let bytes = input(name);
+    bencher.bench(|| decode_photo(black_box(bytes), Limits::default()));
+}
+
+/// Finding card quadrilaterals in the decoded photo (shrinking included).
+#[divan::bench(args = INPUTS)]
+fn find_cards(bencher: Bencher, name: &str) {
+    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
+    bencher.bench(|| CardFinder::default().find(black_box(&photo.image)));
+}
+
+/// Warping every card to its 96x150 crop.
+#[divan::bench(args = INPUTS)]
+fn crops(bencher: Bencher, name: &str) {
+    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
+    let quads = CardFinder::default().find(&photo.image);
+    bencher.bench(|| card_crops(black_box(&photo.image), quads.clone()));
+}
+
+/// Naming every crop with the default classifier.
+#[divan::bench(args = INPUTS)]
+fn classify(bencher: Bencher, name: &str) {
+    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
+    let (_, crops) = card_crops(&photo.image, CardFinder::default().find(&photo.image));
+    bencher.bench(|| FeaturesClassifier.classify(black_box(&crops)));
+}
+
+/// Cards, corners back to stored pixels, SETs, duplicates.
+#[divan::bench(args = INPUTS)]
+fn answer(bencher: Bencher, name: &str) {
+    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
+    let (quads, crops) = card_crops(&photo.image, CardFinder::default().find(&photo.image));
+    let readings = FeaturesClassifier.classify(&crops);
+    bencher.bench(|| assemble_reading(&photo, quads.clone(), readings.clone()));
+}

@@ -1,0 +1,120 @@
+//! `snapsolve set photo` run as a user would: bad files get a clear message
+//! and a non-zero exit (never a panic), and no IMAGE reads the built-in table.
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use image::{ImageFormat, Rgb, RgbImage};
+
+fn snapsolve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_snapsolve"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A scratch folder of this test binary's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("snapsolve-set-photo-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
+    dir.join(name)
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = scratch(name);
+    std::fs::write(&path, bytes).expect("the temporary folder is writable");
+    path
+}
+
+fn encoded(image: &RgbImage, format: ImageFormat) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image
+        .write_to(&mut Cursor::new(&mut bytes), format)
+        .expect("encoding to memory cannot fail");
+    bytes
+}
+
+/// Runs `set photo PATH` and checks it fails with exit 1 and a message containing `says`.
+fn refused(path: &Path, says: &str) {
+    let output = snapsolve(&["set", "photo", path.to_str().expect("utf-8 path"), "--json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{path:?}: {stderr}");
+    assert!(stderr.contains(says), "{path:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.stdout.is_empty(), "no answer for a bad file");
+}
+
+#[test]
+fn bad_files_get_a_clear_error_and_exit_1() {
+    refused(&write("empty.jpg", b""), "the image file is empty");
+    refused(
+        &write("text.jpg", b"a shopping list, not a photo\n"),
+        "not an image snapsolve can read",
+    );
+    refused(&scratch("does-not-exist.jpg"), "cannot read the image");
+
+    let jpeg = encoded(
+        &RgbImage::from_pixel(64, 48, Rgb([200, 30, 30])),
+        ImageFormat::Jpeg,
+    );
+    refused(
+        &write("truncated.jpg", &jpeg[..jpeg.len() / 2]),
+        "damaged or truncated",
+    );
+
+    // A PNG whose header declares 100,000 x 100,000 pixels (30 GB of RGB),
+    // with a valid header checksum and no pixel data: refused from the header.
+    let mut png = encoded(&RgbImage::new(1, 1), ImageFormat::Png);
+    png[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    png[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    let crc = crc32(&png[12..29]);
+    png[29..33].copy_from_slice(&crc.to_be_bytes());
+    refused(&write("huge.png", &png), "100000x100000 pixels");
+
+    // The same for a JPEG declaring 65,535 x 65,535 (the format's largest).
+    let mut big = jpeg.clone();
+    let sof = big
+        .windows(2)
+        .position(|w| w == [0xFF, 0xC0])
+        .expect("a baseline JPEG has a start-of-frame");
+    big[sof + 5..sof + 9].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0xFF]);
+    refused(&write("huge.jpg", &big), "65535x65535 pixels");
+}
+
+#[test]
+fn no_image_reads_the_built_in_table() {
+    let out = scratch("answer.png");
+    let output = snapsolve(&[
+        "set",
+        "photo",
+        "--json",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("built-in"), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("the answer is JSON");
+    assert_eq!(json["image"]["width"], 1280);
+    assert_eq!(json["cards"].as_array().map(Vec::len), Some(12));
+    let drawn = image::open(&out).expect("the answer picture is written");
+    assert_eq!((drawn.width(), drawn.height()), (1280, 960));
+}
+
+/// CRC-32 as PNG chunks use it, so the forged header passes the decoder's check.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
