@@ -163,12 +163,12 @@ fn rendered_tables_are_read_end_to_end() {
         cases.len(),
         100.0 * accuracy
     );
-    // Floors just under what this test measured when written (features
-    // classifier: found 139/144, 2 false, 94/144 right, 3 tables all right).
-    // The misses are cards on bright clutter and two touching cards taken as
-    // one; the misreadings are mostly shading under strong colour casts.
+    // Floors just under what this test measured with the default (network)
+    // classifier: found 140/144, 3 false, 139/144 right (96.5%), 8 tables all
+    // right; the features classifier read 94/144 (65%) of the same cards. The
+    // misses are cards on bright clutter and two touching cards taken as one.
     assert!(found * 100 >= 96 * total, "found {found} of {total}");
-    assert!(false_cards <= 2, "{false_cards} false cards");
-    assert!(accuracy >= 0.62, "card accuracy {accuracy:.3}");
-    assert!(tables_right >= 3, "{tables_right} tables all right");
+    assert!(false_cards <= 3, "{false_cards} false cards");
+    assert!(accuracy >= 0.94, "card accuracy {accuracy:.3}");
+    assert!(tables_right >= 7, "{tables_right} tables all right");
 }

@@ -72,13 +72,19 @@ pub struct CardStyle {
     pub corner_radius: f32,
     /// Seed of the stipple pattern.
     pub texture_seed: u64,
+    /// How deep the squiggle's dents are (1 = the measured standard squiggle).
+    pub squiggle_wave: f32,
+    /// Whether the squiggle has the other handedness (a mirrored picture).
+    pub mirrored: bool,
 }
 
 impl CardStyle {
     /// The nominal look of an edition, without variation.
     pub fn nominal(edition: Edition) -> CardStyle {
+        // Standard: measured on a photographed card (symbol 0.67 x 0.32 card
+        // widths, centres 0.43 apart, ~50 stripes across the card).
         let (symbol_width, symbol_height, pitch, period, weight) = match edition {
-            Edition::Standard => (0.62, 0.27, 0.36, 0.03, 0.35),
+            Edition::Standard => (0.67, 0.32, 0.43, 0.02, 0.35),
             Edition::AltRectDotted => (0.58, 0.2, 0.3, 0.022, 0.22),
         };
         CardStyle {
@@ -93,6 +99,8 @@ impl CardStyle {
             texture_weight: weight,
             corner_radius: 0.07,
             texture_seed: 1,
+            squiggle_wave: 1.0,
+            mirrored: false,
         }
     }
 
@@ -100,11 +108,12 @@ impl CardStyle {
     pub fn random(edition: Edition, rng: &mut StdRng) -> CardStyle {
         let nominal = CardStyle::nominal(edition);
         let mut jitter = |x: f32, rel: f32| x * (1.0 + rng.random_range(-rel..=rel));
-        let symbol_width = jitter(nominal.symbol_width, 0.08);
-        let symbol_height = jitter(nominal.symbol_height, 0.12);
-        let symbol_pitch = jitter(nominal.symbol_pitch, 0.06).max(symbol_height * 1.15);
+        let symbol_width = jitter(nominal.symbol_width, 0.1);
+        let symbol_height = jitter(nominal.symbol_height, 0.15);
+        let symbol_pitch = jitter(nominal.symbol_pitch, 0.1).max(symbol_height * 1.15);
+        let squiggle_wave = jitter(1.0, 0.3);
         let outline = jitter(nominal.outline, 0.3);
-        let texture_period = jitter(nominal.texture_period, 0.25);
+        let texture_period = jitter(nominal.texture_period, 0.35);
         let texture_weight = jitter(nominal.texture_weight, 0.25);
         let corner_radius = jitter(nominal.corner_radius, 0.4);
         let inks = nominal.inks.map(|ink| {
@@ -125,6 +134,8 @@ impl CardStyle {
             texture_weight,
             corner_radius,
             texture_seed: rng.random(),
+            squiggle_wave,
+            mirrored: rng.random_bool(0.5),
         }
     }
 }

@@ -43,7 +43,7 @@ pub fn render_card(card: Card, style: &CardStyle, width: u32) -> RgbaImage {
     for i in 0..count {
         let offset = i as f32 - (count - 1) as f32 / 2.0;
         let cy = h / 2.0 + offset * style.symbol_pitch * w;
-        let Some(path) = symbol_path(style.edition, shape, w / 2.0, cy, half_w, half_h) else {
+        let Some(path) = symbol_path(style, shape, w / 2.0, cy, half_w, half_h) else {
             continue;
         };
         draw_symbol(&mut pixmap, &path, style, ink, shading, w);
@@ -137,8 +137,8 @@ fn dots(bounds: Rect, style: &CardStyle, w: f32) -> Option<Path> {
 }
 
 /// The outline of one symbol centred at (cx, cy) with half extents (a, b).
-fn symbol_path(edition: Edition, shape: u8, cx: f32, cy: f32, a: f32, b: f32) -> Option<Path> {
-    match (shape, edition) {
+fn symbol_path(style: &CardStyle, shape: u8, cx: f32, cy: f32, a: f32, b: f32) -> Option<Path> {
+    match (shape, style.edition) {
         (0, Edition::Standard) => {
             let mut pb = PathBuilder::new();
             pb.move_to(cx - a, cy);
@@ -152,49 +152,65 @@ fn symbol_path(edition: Edition, shape: u8, cx: f32, cy: f32, a: f32, b: f32) ->
             PathBuilder::from_rect(Rect::from_ltrb(cx - a, cy - b, cx + a, cy + b)?).into()
         }
         (1, _) => rounded_rect(cx - a, cy - b, 2.0 * a, 2.0 * b, b),
-        _ => squiggle(cx, cy, a, b),
+        _ => squiggle(cx, cy, a, b, style.squiggle_wave, style.mirrored),
     }
 }
 
-/// A squiggle: a wavy bar, symmetric under a half turn like the printed one.
-fn squiggle(cx: f32, cy: f32, a: f32, b: f32) -> Option<Path> {
-    // Unit shape in [-1, 1] x [-1, 1]; the lower edge is the upper edge turned by 180°.
-    let upper: [[f32; 2]; 7] = [
-        [-0.95, 0.55],
-        [-1.05, -0.35],
-        [-0.55, -1.1],
-        [0.05, -0.6],
-        [0.45, -0.3],
-        [0.6, -1.05],
-        [0.95, -0.8],
-    ];
-    let p = |q: [f32; 2]| (cx + q[0] * a, cy + q[1] * b);
-    let neg = |q: [f32; 2]| [-q[0], -q[1]];
+/// Half of a squiggle's outline in unit coordinates (`[-1, 1]²`, y down): the
+/// left end, the top edge with its hump on the left and its raised tip on the
+/// right. Measured on a photographed standard-deck card; the other half is this
+/// one turned by 180° (the printed squiggle is symmetric under a half turn).
+const SQUIGGLE_HALF: [[f32; 2]; 13] = [
+    [-1.0, 0.25],
+    [-0.93, -0.25],
+    [-0.8, -0.65],
+    [-0.6, -0.87],
+    [-0.4, -0.9],
+    [-0.2, -0.83],
+    [0.0, -0.7],
+    [0.2, -0.58],
+    [0.4, -0.6],
+    [0.6, -0.8],
+    [0.78, -0.98],
+    [0.92, -0.92],
+    [0.99, -0.65],
+];
+
+/// A squiggle: a fat S-shaped bar, smooth (Catmull-Rom through the measured
+/// outline). `wave` scales how far the edges swing from the middle line
+/// (prints differ), `mirror` draws the other handedness (a crop cut from a
+/// mirrored picture).
+fn squiggle(cx: f32, cy: f32, a: f32, b: f32, wave: f32, mirror: bool) -> Option<Path> {
+    let flip = if mirror { -1.0 } else { 1.0 };
+    let points: Vec<(f32, f32)> = SQUIGGLE_HALF
+        .iter()
+        .chain(SQUIGGLE_HALF.map(|[x, y]| [-x, -y]).iter())
+        .map(|&[x, y]| {
+            // Deepen or flatten the dents: move each edge point towards or away
+            // from the typical edge height 0.55.
+            let y = y.signum() * (0.55 + (y.abs() - 0.55) * wave);
+            (cx + flip * x * a, cy + y * b)
+        })
+        .collect();
+    smooth_closed(&points)
+}
+
+/// A closed Catmull-Rom spline through `points`, as cubic Bézier segments.
+fn smooth_closed(points: &[(f32, f32)]) -> Option<Path> {
+    let n = points.len();
+    let at = |i: usize| points[i % n];
     let mut pb = PathBuilder::new();
-    let (x, y) = p(upper[0]);
-    pb.move_to(x, y);
-    for half in 0..2 {
-        let pts: Vec<[f32; 2]> = if half == 0 {
-            upper.to_vec()
-        } else {
-            upper.iter().map(|&q| neg(q)).collect()
-        };
-        for seg in 0..2 {
-            let (x1, y1) = p(pts[1 + 3 * seg]);
-            let (x2, y2) = p(pts[2 + 3 * seg]);
-            let (x3, y3) = p(pts[3 + 3 * seg]);
-            pb.cubic_to(x1, y1, x2, y2, x3, y3);
-        }
-        // Round end cap into the other edge's first point.
-        let end = pts[6];
-        let next = neg(pts[0]);
-        let (c1x, c1y) = p([end[0] + 0.3 * end[0].signum(), end[1] + 0.1]);
-        let (c2x, c2y) = p([
-            next[0] + 0.25 * next[0].signum(),
-            next[1] - 0.5 * next[1].signum(),
-        ]);
-        let (nx, ny) = p(next);
-        pb.cubic_to(c1x, c1y, c2x, c2y, nx, ny);
+    pb.move_to(at(0).0, at(0).1);
+    for i in 0..n {
+        let (p0, p1, p2, p3) = (at(i + n - 1), at(i), at(i + 1), at(i + 2));
+        pb.cubic_to(
+            p1.0 + (p2.0 - p0.0) / 6.0,
+            p1.1 + (p2.1 - p0.1) / 6.0,
+            p2.0 - (p3.0 - p1.0) / 6.0,
+            p2.1 - (p3.1 - p1.1) / 6.0,
+            p2.0,
+            p2.1,
+        );
     }
     pb.close();
     pb.finish()

@@ -25,9 +25,9 @@ pub fn read_card_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeEr
 /// Names accepted by [`classifier_by_name`].
 pub const CLASSIFIERS: [&str; 2] = ["features", "network"];
 
-/// The classifier used when none is named (the hand-made features one until
-/// the network lands).
-pub const DEFAULT_CLASSIFIER: &str = "features";
+/// The classifier used when none is named: the network, which reads both
+/// decks better than the hand-made features (docs/evaluation.md).
+pub const DEFAULT_CLASSIFIER: &str = "network";
 
 /// A classifier by its name (see [`CLASSIFIERS`]).
 pub fn classifier_by_name(name: &str) -> Option<Box<dyn CardClassifier>> {

@@ -91,6 +91,8 @@ pub struct SplitCount {
     pub source: String,
     /// Crops and distinct photos trained on.
     pub train: (usize, usize),
+    /// Crops and distinct photos kept for validation.
+    pub validation: (usize, usize),
     /// Crops and distinct photos held out.
     pub held_out: (usize, usize),
 }
@@ -102,6 +104,8 @@ pub struct TrainingReport {
     pub split: Vec<SplitCount>,
     /// Held-out accuracy per deck edition label (`std`, `alt_rect_dotted`).
     pub held_out: Vec<(String, Score)>,
+    /// Validation accuracy per deck edition label.
+    pub validation: Vec<(String, Score)>,
     /// Accuracy on the real training crops, per edition (a fit check, not a result).
     pub train: Vec<(String, Score)>,
     /// Mean loss over the last 100 steps.
@@ -156,8 +160,17 @@ pub struct RealCrop {
     pub source: String,
     /// Identifier of the photo it was cut from.
     pub photo: String,
-    /// Whether the split keeps it out of training.
+    /// Whether the split keeps it out of training because it is evaluated on.
     pub held_out: bool,
+    /// Whether it is kept out of training for choosing the recipe (never held out too).
+    pub validation: bool,
+}
+
+impl RealCrop {
+    /// Whether training may learn from it.
+    pub fn trained_on(&self) -> bool {
+        !self.held_out && !self.validation
+    }
 }
 
 /// Trains the network from scratch and writes its weights to `spec.out`.
@@ -167,7 +180,9 @@ pub fn train_set_cards(
 ) -> Result<TrainingReport, TrainError> {
     let config = Config::small();
     let real = load_real_crops(&spec.data_dir, &config, progress)?;
-    let (held, trained): (Vec<&RealCrop>, Vec<&RealCrop>) = real.iter().partition(|c| c.held_out);
+    let held: Vec<&RealCrop> = real.iter().filter(|c| c.held_out).collect();
+    let validation: Vec<&RealCrop> = real.iter().filter(|c| c.validation).collect();
+    let trained: Vec<&RealCrop> = real.iter().filter(|c| c.trained_on()).collect();
     let split = split_counts(&real);
     let mut rng = StdRng::seed_from_u64(spec.seed);
     let synthetic = render_pool(spec.synthetic, &config, &mut rng, progress);
@@ -199,6 +214,7 @@ pub fn train_set_cards(
     Ok(TrainingReport {
         split,
         held_out: score_by_edition(&classifier, &held)?,
+        validation: score_by_edition(&classifier, &validation)?,
         train: score_by_edition(&classifier, &trained)?,
         final_loss: tail.iter().sum::<f32>() / tail.len().max(1) as f32,
         out: spec.out.clone(),
@@ -240,6 +256,7 @@ pub fn load_real_crops(
         let photo = source_photo(image);
         let held_out =
             listed.contains(&photo) || image.contains("/stetelepta/") && image.contains("/test/");
+        let validation = !held_out && is_validation_photo(&photo);
         crops.push(RealCrop {
             sample: Sample {
                 pixels: network_pixels(&crop, config),
@@ -249,6 +266,7 @@ pub fn load_real_crops(
             source,
             photo,
             held_out,
+            validation,
         });
         progress(TrainProgress::Loading(i + 1, rows.len()));
     }
@@ -291,6 +309,14 @@ pub fn source_photo(image: &str) -> String {
     keep.join("_")
 }
 
+/// One photo in eight, chosen by the FNV-1a hash of its name, goes to validation.
+fn is_validation_photo(photo: &str) -> bool {
+    let hash = photo.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    hash % 8 == 0
+}
+
 /// File stems of every photo in `set/photos.jsonl`.
 fn listed_photos(data_dir: &Path) -> Result<HashSet<String>, TrainError> {
     let path = data_dir.join("set/photos.jsonl");
@@ -313,17 +339,18 @@ fn split_counts(real: &[RealCrop]) -> Vec<SplitCount> {
     sources
         .into_iter()
         .map(|source| {
-            let count = |held: bool| {
+            let count = |part: fn(&RealCrop) -> bool| {
                 let crops: Vec<&RealCrop> = real
                     .iter()
-                    .filter(|c| c.source == source && c.held_out == held)
+                    .filter(|c| c.source == source && part(c))
                     .collect();
                 let photos: HashSet<&str> = crops.iter().map(|c| c.photo.as_str()).collect();
                 (crops.len(), photos.len())
             };
             SplitCount {
-                train: count(false),
-                held_out: count(true),
+                train: count(RealCrop::trained_on),
+                validation: count(|c| c.validation),
+                held_out: count(|c| c.held_out),
                 source,
             }
         })
@@ -404,7 +431,7 @@ impl<'a> Pools<'a> {
         let mut targets = Vec::with_capacity(size * HEADS);
         for _ in 0..size {
             let sample = self.draw(rng);
-            pixels.push(augment(&sample.pixels, rng));
+            pixels.push(augment(&sample.pixels, config.input_width, rng));
             targets.extend(sample.card.values().map(u32::from));
         }
         let refs: Vec<&[u8]> = pixels.iter().map(Vec::as_slice).collect();
@@ -414,8 +441,11 @@ impl<'a> Pools<'a> {
     }
 }
 
-/// A half turn half of the time (cards come out upside down), per-channel gains, a little noise.
-fn augment(pixels: &[u8], rng: &mut StdRng) -> Vec<u8> {
+/// A half turn half of the time (cards come out upside down), a mirror image
+/// half of the time (the tomwhite crops are mirrored pictures: their squiggles
+/// have the other handedness than on the table, and no attribute depends on
+/// it), per-channel gains.
+fn augment(pixels: &[u8], width: usize, rng: &mut StdRng) -> Vec<u8> {
     let gains: [f32; 3] = std::array::from_fn(|_| rng.random_range(0.85..1.15));
     let mut out: Vec<u8> = pixels
         .chunks_exact(3)
@@ -427,6 +457,16 @@ fn augment(pixels: &[u8], rng: &mut StdRng) -> Vec<u8> {
         // Reversing the pixel order turns the image by 180°.
         let mut turned: Vec<u8> = out.chunks_exact(3).rev().flatten().copied().collect();
         std::mem::swap(&mut out, &mut turned);
+    }
+    if rng.random_bool(0.5) {
+        for row in out.chunks_exact_mut(3 * width) {
+            let pixels = row.len() / 3;
+            for x in 0..pixels / 2 {
+                for k in 0..3 {
+                    row.swap(3 * x + k, 3 * (pixels - 1 - x) + k);
+                }
+            }
+        }
     }
     out
 }

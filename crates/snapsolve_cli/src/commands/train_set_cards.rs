@@ -105,7 +105,9 @@ fn report_json(report: &TrainingReport) -> serde_json::Value {
         "final_loss": report.final_loss,
         "split": report.split.iter().map(|s| json!({"source": s.source,
             "train": {"crops": s.train.0, "photos": s.train.1},
+            "validation": {"crops": s.validation.0, "photos": s.validation.1},
             "held_out": {"crops": s.held_out.0, "photos": s.held_out.1}})).collect::<Vec<_>>(),
+        "validation": scores(&report.validation),
         "held_out": scores(&report.held_out),
         "train": scores(&report.train),
     })
@@ -120,11 +122,18 @@ fn print_report(report: &TrainingReport) {
     println!("split by source photo:");
     for s in &report.split {
         println!(
-            "  {:<11} train {:>5} crops from {:>3} photos, held out {:>4} crops from {:>3} photos",
-            s.source, s.train.0, s.train.1, s.held_out.0, s.held_out.1
+            "  {:<11} train {:>5} crops from {:>3} photos, validation {:>4} crops from {:>3} photos, held out {:>4} crops from {:>3} photos",
+            s.source,
+            s.train.0,
+            s.train.1,
+            s.validation.0,
+            s.validation.1,
+            s.held_out.0,
+            s.held_out.1
         );
     }
     for (title, scores) in [
+        ("validation (recipe choices)", &report.validation),
         ("held out (never trained on)", &report.held_out),
         ("training crops (fit check)", &report.train),
     ] {
