@@ -1,9 +1,11 @@
 //! `snapsolve sudoku solve | hint | bench`, run as a user would: arguments, files,
 //! standard input, JSON, exit codes and error messages.
 
+mod support;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+use support::TempFile;
 
 use serde_json::Value;
 use snapsolve_sudoku::{Grid, check_solution};
@@ -57,30 +59,6 @@ fn json_lines(output: &Output) -> Vec<Value> {
         .collect()
 }
 
-/// A file in the temporary directory that is removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> TempFile {
-        let path = std::env::temp_dir().join(format!(
-            "snapsolve-sudoku-cli-{}-{name}",
-            std::process::id()
-        ));
-        std::fs::write(&path, text).expect("the temporary directory is writable");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temporary path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// A JSON answer's solution is a full grid that keeps the puzzle's givens and the rules.
 fn assert_solves(answer: &Value, puzzle: &str) {
     let solution: Grid = answer["solution"]
@@ -122,7 +100,7 @@ fn solve_an_argument_as_text_and_json() {
 fn solve_a_file_gives_one_json_object_per_puzzle_in_order() {
     let file = TempFile::new(
         "mixed.txt",
-        &format!("# unique, several, clashing\n{UNIQUE}\n{SEVERAL}\n{CLASH}\n"),
+        format!("# unique, several, clashing\n{UNIQUE}\n{SEVERAL}\n{CLASH}\n"),
     );
     let output = snapsolve(&["sudoku", "solve", "--json", "--file", file.path()]);
     assert!(output.status.success(), "{output:?}");
@@ -256,7 +234,7 @@ fn clashing_givens_are_named() {
 fn malformed_puzzles_exit_2_naming_line_and_character() {
     let mut bad = UNIQUE.to_string();
     bad.replace_range(77..78, "x");
-    let file = TempFile::new("bad.txt", &format!("{UNIQUE}\n{bad}\n"));
+    let file = TempFile::new("bad.txt", format!("{UNIQUE}\n{bad}\n"));
     let output = snapsolve(&["sudoku", "solve", "-f", file.path()]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let message = stderr(&output);
@@ -339,7 +317,7 @@ fn hint_gives_a_step_that_agrees_with_the_solution() {
 
 #[test]
 fn bench_measures_a_small_file() {
-    let file = TempFile::new("bench.txt", &format!("{UNIQUE}\n{SEVERAL}\n"));
+    let file = TempFile::new("bench.txt", format!("{UNIQUE}\n{SEVERAL}\n"));
     let output = snapsolve(&[
         "sudoku",
         "bench",

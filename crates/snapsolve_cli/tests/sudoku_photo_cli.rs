@@ -1,8 +1,10 @@
 //! `snapsolve sudoku photo` on input that is not a sudoku photo: a clear error
 //! (exit 2) or `"corners": null`, never a panic.
 
-use std::path::PathBuf;
+mod support;
+
 use std::process::{Command, Output};
+use support::TempFile;
 
 use image::{GrayImage, Luma};
 use serde_json::Value;
@@ -12,30 +14,6 @@ fn snapsolve(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the binary runs")
-}
-
-/// A file in the temporary folder, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path = std::env::temp_dir().join(format!(
-            "snapsolve-sudoku-photo-{}-{name}",
-            std::process::id()
-        ));
-        std::fs::write(&path, bytes).expect("temporary file written");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temporary path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 fn encoded(image: &GrayImage, format: image::ImageFormat) -> Vec<u8> {
@@ -124,7 +102,7 @@ fn pictures_without_a_grid_answer_null_corners() {
     for (name, picture) in [("tiny", tiny), ("strip", strip), ("noise", noise)] {
         let file = TempFile::new(
             &format!("{name}.png"),
-            &encoded(&picture, image::ImageFormat::Png),
+            encoded(&picture, image::ImageFormat::Png),
         );
         let json = answer(file.path());
         assert!(json["corners"].is_null(), "{name}: {json}");
@@ -140,7 +118,7 @@ fn pictures_without_a_grid_answer_null_corners() {
 
 #[test]
 fn a_drawn_grid_is_found() {
-    let file = TempFile::new("grid.png", &encoded(&drawn_grid(), image::ImageFormat::Png));
+    let file = TempFile::new("grid.png", encoded(&drawn_grid(), image::ImageFormat::Png));
     let json = answer(file.path());
     let corners = json["corners"].as_array().expect("corners found");
     let first = corners[0].as_array().expect("[x, y]");
