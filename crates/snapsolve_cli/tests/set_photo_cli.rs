@@ -68,7 +68,7 @@ fn bad_files_get_a_clear_error_and_exit_1() {
     let mut png = encoded(&RgbImage::new(1, 1), ImageFormat::Png);
     png[16..20].copy_from_slice(&100_000u32.to_be_bytes());
     png[20..24].copy_from_slice(&100_000u32.to_be_bytes());
-    let crc = crc32(&png[12..29]);
+    let crc = crc32fast::hash(&png[12..29]);
     png[29..33].copy_from_slice(&crc.to_be_bytes());
     refused(&write("huge.png", &png), "100000x100000 pixels");
 
@@ -101,20 +101,4 @@ fn no_image_reads_the_built_in_table() {
     assert_eq!(json["cards"].as_array().map(Vec::len), Some(12));
     let drawn = image::open(&out).expect("the answer picture is written");
     assert_eq!((drawn.width(), drawn.height()), (1280, 960));
-}
-
-/// CRC-32 as PNG chunks use it, so the forged header passes the decoder's check.
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
