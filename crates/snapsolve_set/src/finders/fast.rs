@@ -1,17 +1,22 @@
 //! Engine 4, the default: third-card tables and a card-to-position map, one row of pairs at a time.
 //!
-//! Two implementations of the same idea, chosen at run time:
+//! Three implementations of the same idea, chosen at run time:
 //!
-//! - [`vbmi`] (x86-64 with AVX-512 VBMI, layouts of up to 64 cards): all pairs
-//!   `(i, j > i)` of a row in one register, two byte permutes per row. The data
-//!   layout and the measurements are beside its loop.
+//! - [`grid16`] (x86-64 with AVX-512 VBMI, tables of up to 16 cards, which is
+//!   every table of a real game): all pairs of the table, four rows to a
+//!   register, the third card by bit logic on a 2-bit-per-attribute code;
+//! - [`vbmi`] (the same CPUs, 17..64 cards): all pairs `(i, j > i)` of a row in
+//!   one register, two byte permutes per row;
 //! - [`portable`] everywhere else (other CPUs, the 65..81-card layouts): the same
 //!   tables, one pair at a time.
 //!
-//! Both return exactly what engine 1 returns; the tests at the bottom of this
-//! file check each against it, so the fallback stays tested on machines that
-//! would never run it.
+//! The data layouts and the measurements are beside each loop. All return
+//! exactly what engine 1 returns; the tests at the bottom of this file check
+//! each against it, so the fallbacks stay tested on machines that would never
+//! run them.
 
+#[cfg(target_arch = "x86_64")]
+mod grid16;
 #[cfg(target_arch = "x86_64")]
 mod vbmi;
 
@@ -36,18 +41,26 @@ impl SetFinder for Fast {
     }
 }
 
-/// Whether the vectorised core can take this layout on this CPU.
+/// Which core takes a layout of `n` cards on this CPU.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Core {
+    Grid16,
+    Rows,
+    Portable,
+}
+
 #[inline]
-fn use_vbmi(cards: &[Card]) -> bool {
+fn core_for(n: usize) -> Core {
     #[cfg(target_arch = "x86_64")]
-    {
-        cards.len() <= vbmi::MAX_CARDS && vbmi::available()
+    if n <= vbmi::MAX_CARDS && vbmi::available() {
+        return if n <= grid16::MAX_CARDS {
+            Core::Grid16
+        } else {
+            Core::Rows
+        };
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = cards;
-        false
-    }
+    let _ = n;
+    Core::Portable
 }
 
 /// All SETs among distinct cards, sorted. Cards must be distinct (a [`Layout`] is).
@@ -60,33 +73,38 @@ pub fn find_sets(cards: &[Card]) -> Vec<Triple> {
 /// Like [`find_sets`], appending to a buffer the caller reuses (no allocation once warm).
 pub fn find_sets_into(cards: &[Card], sets: &mut Vec<Triple>) {
     debug_assert!(cards.len() <= Card::COUNT);
-    #[cfg(target_arch = "x86_64")]
-    if use_vbmi(cards) {
-        // SAFETY: `use_vbmi` checked the CPU features and the size limit.
-        unsafe { vbmi::find_sets_into(cards, sets) };
-        return;
+    match core_for(cards.len()) {
+        // SAFETY (both vectorised cores): `core_for` checked the CPU features and the size limit.
+        #[cfg(target_arch = "x86_64")]
+        Core::Grid16 => unsafe { grid16::find_sets_into(cards, sets) },
+        #[cfg(target_arch = "x86_64")]
+        Core::Rows => unsafe { vbmi::find_sets_into(cards, sets) },
+        _ => portable::find_sets_into(cards, sets),
     }
-    portable::find_sets_into(cards, sets);
 }
 
 /// Number of SETs, without listing them.
 pub fn count_sets(cards: &[Card]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if use_vbmi(cards) {
+    match core_for(cards.len()) {
         // SAFETY: as in `find_sets_into`.
-        return unsafe { vbmi::count_sets(cards) };
+        #[cfg(target_arch = "x86_64")]
+        Core::Grid16 => unsafe { grid16::count_sets(cards) },
+        #[cfg(target_arch = "x86_64")]
+        Core::Rows => unsafe { vbmi::count_sets(cards) },
+        _ => portable::count_sets(cards),
     }
-    portable::count_sets(cards)
 }
 
 /// Whether at least one SET is present; stops at the first row that has one.
 pub fn has_set(cards: &[Card]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if use_vbmi(cards) {
+    match core_for(cards.len()) {
         // SAFETY: as in `find_sets_into`.
-        return unsafe { vbmi::has_set(cards) };
+        #[cfg(target_arch = "x86_64")]
+        Core::Grid16 => unsafe { grid16::has_set(cards) },
+        #[cfg(target_arch = "x86_64")]
+        Core::Rows => unsafe { vbmi::has_set(cards) },
+        _ => portable::has_set(cards),
     }
-    portable::has_set(cards)
 }
 
 /// The portable core: one pair at a time (the fallback, public so it can be measured).
@@ -212,6 +230,27 @@ mod tests {
             assert_eq!(found, expected, "{cards:?}");
             assert_eq!(unsafe { vbmi::count_sets(&cards) }, expected.len());
             assert_eq!(unsafe { vbmi::has_set(&cards) }, !expected.is_empty());
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn small_table_core_matches_brute_force() {
+        if !vbmi::available() {
+            eprintln!("skipped: this CPU lacks AVX-512 VBMI (the portable core is tested instead)");
+            return;
+        }
+        for cards in sample_layouts() {
+            if cards.len() > grid16::MAX_CARDS {
+                continue;
+            }
+            let expected = find_sets_brute(&cards);
+            let mut found = Vec::new();
+            // SAFETY: features checked above, size limit checked in the loop.
+            unsafe { grid16::find_sets_into(&cards, &mut found) };
+            assert_eq!(found, expected, "{cards:?}");
+            assert_eq!(unsafe { grid16::count_sets(&cards) }, expected.len());
+            assert_eq!(unsafe { grid16::has_set(&cards) }, !expected.is_empty());
         }
     }
 }
