@@ -10,9 +10,13 @@
 //!    keep those that look like a card: convex, filled by the contour, with a
 //!    card's aspect ratio, and of a size consistent with the other cards;
 //! 5. a blob that is too big to be one card (cards that touch along a side) is
-//!    eroded until it falls apart, and each part is grown back and tried again.
+//!    eroded until it falls apart, and each part is grown back and tried again;
+//! 6. a quadrilateral shaped like two cards side by side (cards that overlap,
+//!    which no erosion parts) is cut at the seam between them ([`double`]).
 //!
 //! The quadrilaterals are returned in the coordinates of the photo given.
+
+mod double;
 
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::contours::{BorderType, find_contours};
@@ -94,12 +98,18 @@ impl CardFinder {
             if !typical.accepts(&found, self.min_relative_area) {
                 continue;
             }
-            let quad = found.quad;
-            let new = kept
-                .iter()
-                .all(|k| !k.contains(quad.centre()) && !quad.contains(k.centre()));
-            if new {
-                kept.push(quad);
+            let quads =
+                match double::split_double(&white, &found.quad, typical.area, typical.aspect) {
+                    Some(halves) => halves.to_vec(),
+                    None => vec![found.quad],
+                };
+            for quad in quads {
+                let new = kept
+                    .iter()
+                    .all(|k| !k.contains(quad.centre()) && !quad.contains(k.centre()));
+                if new {
+                    kept.push(quad);
+                }
             }
         }
         // Reading order: rows of cards top to bottom (rows a card's short side apart), then left to right.
