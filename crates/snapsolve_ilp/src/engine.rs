@@ -10,7 +10,7 @@
 //! model per cut; `cargo bench -p snapsolve_ilp` times both).
 
 use highs::{Col, HighsModelStatus, Model, RowProblem, Sense as Objective};
-use snapsolve_set::finders::{EngineError, SetFinder};
+use snapsolve_set::finders::{EngineError, OneSetAtATime, SetFinder, enumerate_by_exclusion};
 use snapsolve_set::{Layout, Triple};
 
 use crate::model::{Row, Sense, SetIlp};
@@ -32,33 +32,40 @@ impl SetFinder for IlpEngine {
 const NAME: &str = "ilp";
 
 fn engine_error(message: impl std::fmt::Display) -> EngineError {
-    EngineError {
-        engine: NAME,
-        message: message.to_string(),
-    }
+    EngineError::new(NAME, message)
 }
 
 /// All SETs of the layout, sorted, found by repeated HiGHS solves with no-good cuts.
 pub fn enumerate_sets(layout: &Layout) -> Result<Vec<Triple>, EngineError> {
-    let mut model = SetIlp::build(layout);
-    let mut solver = IlpSolver::new(&model)?;
-    let n = layout.len();
-    // No layout has more SETs than triples: more optima would mean a broken model.
-    let max_sets = n * n.saturating_sub(1) * n.saturating_sub(2) / 6;
-    let mut sets = Vec::new();
-    while let Some(triple) = solver.solve()? {
-        if sets.len() == max_sets {
-            return Err(engine_error(
-                "more optima than triples: the model is broken",
-            ));
-        }
-        model.add_no_good(triple);
-        let cut = model.rows().last().ok_or_else(|| engine_error("no cut"))?;
-        solver.add_row(cut)?;
-        sets.push(triple);
+    let model = SetIlp::build(layout);
+    let solver = IlpSolver::new(&model)?;
+    enumerate_by_exclusion(&mut IlpSearch { model, solver }, layout.len())
+}
+
+/// The data model and the HiGHS instance, kept in step: each cut goes into both.
+struct IlpSearch {
+    model: SetIlp,
+    solver: IlpSolver,
+}
+
+impl OneSetAtATime for IlpSearch {
+    fn engine(&self) -> &'static str {
+        NAME
     }
-    sets.sort_unstable();
-    Ok(sets)
+
+    fn next_set(&mut self) -> Result<Option<Triple>, EngineError> {
+        self.solver.solve()
+    }
+
+    fn rule_out(&mut self, set: Triple) -> Result<(), EngineError> {
+        self.model.add_no_good(set);
+        let cut = self
+            .model
+            .rows()
+            .last()
+            .ok_or_else(|| engine_error("no cut"))?;
+        self.solver.add_row(cut)
+    }
 }
 
 /// Solves the model once, from scratch: the chosen cards, or `None` when it is infeasible.

@@ -14,7 +14,7 @@
 use rustsat::solvers::{Solve, SolverResult};
 use rustsat::types::{Clause, TernaryVal};
 use rustsat_cadical::{CaDiCaL, Config};
-use snapsolve_set::finders::{EngineError, SetFinder};
+use snapsolve_set::finders::{EngineError, OneSetAtATime, SetFinder, enumerate_by_exclusion};
 use snapsolve_set::{Layout, Triple};
 
 use crate::encoding::SetCnf;
@@ -36,10 +36,7 @@ impl SetFinder for SatEngine {
 const NAME: &str = "sat";
 
 fn engine_error(message: impl std::fmt::Display) -> EngineError {
-    EngineError {
-        engine: NAME,
-        message: message.to_string(),
-    }
+    EngineError::new(NAME, message)
 }
 
 /// All SETs of the layout, sorted, found by repeated SAT calls with blocking clauses.
@@ -47,28 +44,36 @@ pub fn enumerate_sets(layout: &Layout) -> Result<Vec<Triple>, EngineError> {
     let cnf = SetCnf::encode(layout);
     let mut solver = small_formula_solver()?;
     solver.add_cnf_ref(cnf.cnf()).map_err(engine_error)?;
-    let n = layout.len();
-    // No layout has more SETs than triples: more models would mean a broken encoding.
-    let max_sets = n * n.saturating_sub(1) * n.saturating_sub(2) / 6;
-    let mut sets = Vec::new();
-    loop {
-        match solver.solve().map_err(engine_error)? {
-            SolverResult::Unsat => break,
-            SolverResult::Interrupted => return Err(engine_error("CaDiCaL was interrupted")),
-            SolverResult::Sat => {}
-        }
-        let triple = chosen_cards(&solver, &cnf)?;
-        if sets.len() == max_sets {
-            return Err(engine_error(
-                "more models than triples: the encoding is broken",
-            ));
-        }
-        let blocking: Clause = triple.iter().map(|&i| cnf.card_var(i).neg_lit()).collect();
-        solver.add_clause(blocking).map_err(engine_error)?;
-        sets.push(triple);
+    enumerate_by_exclusion(&mut SatSearch { solver, cnf }, layout.len())
+}
+
+/// One CaDiCaL instance holding a layout's CNF; blocking clauses pile up in it.
+struct SatSearch {
+    solver: CaDiCaL<'static, 'static>,
+    cnf: SetCnf,
+}
+
+impl OneSetAtATime for SatSearch {
+    fn engine(&self) -> &'static str {
+        NAME
     }
-    sets.sort_unstable();
-    Ok(sets)
+
+    fn next_set(&mut self) -> Result<Option<Triple>, EngineError> {
+        match self.solver.solve().map_err(engine_error)? {
+            SolverResult::Unsat => Ok(None),
+            SolverResult::Interrupted => Err(engine_error("CaDiCaL was interrupted")),
+            SolverResult::Sat => chosen_cards(&self.solver, &self.cnf).map(Some),
+        }
+    }
+
+    /// `¬x_i ∨ ¬x_j ∨ ¬x_k`: blocks this SET and only it.
+    fn rule_out(&mut self, set: Triple) -> Result<(), EngineError> {
+        let blocking: Clause = set
+            .iter()
+            .map(|&i| self.cnf.card_var(i).neg_lit())
+            .collect();
+        self.solver.add_clause(blocking).map_err(engine_error)
+    }
 }
 
 /// CaDiCaL set up for many calls on a tiny formula (see the module documentation).

@@ -6,6 +6,7 @@
 //! engine is checked against the plain one for free.
 
 mod brute;
+mod exclusion;
 mod fast;
 mod group;
 mod pairs;
@@ -15,6 +16,7 @@ use std::fmt;
 use crate::layout::{Layout, Triple};
 
 pub use brute::{BruteForce, find_sets_brute};
+pub use exclusion::{OneSetAtATime, enumerate_by_exclusion};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use fast::vbmi_available;
 pub use fast::{Fast, count_sets, find_sets, find_sets_into, has_set, portable};
@@ -42,6 +44,16 @@ pub struct EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} engine failed: {}", self.engine, self.message)
+    }
+}
+
+impl EngineError {
+    /// An error of `engine`, saying what went wrong.
+    pub fn new(engine: &'static str, message: impl fmt::Display) -> EngineError {
+        EngineError {
+            engine,
+            message: message.to_string(),
+        }
     }
 }
 
