@@ -20,10 +20,9 @@ mod double;
 
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::contours::{BorderType, find_contours};
-use imageproc::distance_transform::Norm;
 use imageproc::geometry::contour_area;
-use imageproc::morphology::{dilate, erode, open};
 
+use crate::morphology::{dilate, erode, open};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
 use crate::threshold::{otsu_mask, whiteness};
@@ -128,7 +127,7 @@ impl CardFinder {
         for p in mask.pixels_mut() {
             p.0[0] = if p.0[0] > level { 255 } else { 0 };
         }
-        let mask = open(&mask, Norm::LInf, 1);
+        let mask = open(&mask, 1);
         let (width, height) = (mask.width() as i32, mask.height() as i32);
         let image_area = (width * height) as f32;
         let mut candidates = Vec::new();
@@ -228,7 +227,7 @@ impl CardFinder {
         let mut quads = Vec::new();
         for step in [0.06f32, 0.1, 0.15, 0.2] {
             let k = (step * short_side).round().clamp(1.0, 255.0) as u8;
-            let eroded = erode(&own, Norm::LInf, k);
+            let eroded = erode(&own, k);
             let parts: Vec<_> = find_contours::<i32>(&eroded)
                 .into_iter()
                 .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 12)
@@ -239,7 +238,7 @@ impl CardFinder {
             for part in parts {
                 let mut single = GrayImage::new(w, h);
                 imageproc::drawing::draw_polygon_mut(&mut single, &part.points, Luma([255]));
-                let mut grown = dilate(&single, Norm::LInf, k);
+                let mut grown = dilate(&single, k);
                 for (g, o) in grown.pixels_mut().zip(own.pixels()) {
                     g.0[0] = g.0[0].min(o.0[0]);
                 }

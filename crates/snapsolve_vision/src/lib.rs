@@ -10,6 +10,7 @@ pub mod crop;
 pub mod decode;
 pub mod draw;
 pub mod grid;
+pub mod morphology;
 pub mod quad;
 pub mod shrink;
 pub mod threshold;

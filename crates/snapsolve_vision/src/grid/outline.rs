@@ -4,11 +4,11 @@
 use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
 use imageproc::contrast::adaptive_threshold;
-use imageproc::distance_transform::Norm;
 use imageproc::filter::gaussian_blur_f32;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
-use imageproc::morphology::dilate_mut;
 use imageproc::point::Point as IPoint;
+
+use crate::morphology::dilate_cross;
 
 use super::{Quad, quad_area};
 
@@ -51,8 +51,7 @@ pub fn line_mask(small: &GrayImage) -> GrayImage {
     for p in mask.iter_mut() {
         *p = 255 - *p;
     }
-    dilate_mut(&mut mask, Norm::L1, 1);
-    mask
+    dilate_cross(&mask)
 }
 
 /// The shrunken copy outlines are traced in and candidates are weighed on, with
