@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod cards;
+pub mod contours;
 pub mod crop;
 pub mod decode;
 pub mod draw;

@@ -22,11 +22,11 @@
 //! boundary says it is unsure.
 
 use image::{GrayImage, Luma, RgbImage};
-use imageproc::contours::{BorderType, find_contours};
 use imageproc::contrast::otsu_level;
 use imageproc::geometry::{contour_area, convex_hull};
 use imageproc::point::Point;
 use imageproc::region_labelling::{Connectivity, connected_components};
+use snapsolve_vision::contours::outer_contours;
 use snapsolve_vision::morphology::{close, erode};
 
 use super::classify::{CardClassifier, CardReading};
@@ -221,9 +221,9 @@ fn symbol_masks(closed: &GrayImage) -> Vec<GrayImage> {
 /// The region inside a symbol's outer border, holes filled.
 fn fill_holes(mask: &GrayImage) -> GrayImage {
     let mut filled = GrayImage::new(mask.width(), mask.height());
-    for contour in find_contours::<i32>(mask) {
-        if contour.border_type == BorderType::Outer && contour.points.len() >= 3 {
-            imageproc::drawing::draw_polygon_mut(&mut filled, &contour.points, Luma([255]));
+    for points in outer_contours(mask) {
+        if points.len() >= 3 {
+            imageproc::drawing::draw_polygon_mut(&mut filled, &points, Luma([255]));
         }
     }
     // Keep the mask's own pixels too (the polygon misses a sliver of the border).
