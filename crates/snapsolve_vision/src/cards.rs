@@ -25,7 +25,7 @@ use crate::contours::outer_contours;
 use crate::morphology::{dilate, erode, open};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
-use crate::threshold::{otsu_mask, whiteness};
+use crate::threshold::{mask_above, otsu_level_of, whiteness_with_histogram};
 
 /// What counts as a card, and how hard to look.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,8 +79,8 @@ impl CardFinder {
     /// higher levels, and a card found at a later level is added only where
     /// no earlier card lies.
     fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
-        let white = whiteness(image);
-        let (_, otsu) = otsu_mask(&white);
+        let (white, histogram) = whiteness_with_histogram(image);
+        let otsu = otsu_level_of(&histogram);
         let per_level: Vec<Vec<Found>> = LEVEL_FACTORS
             .iter()
             .map(|factor| {
@@ -123,11 +123,7 @@ impl CardFinder {
 
     /// Cards in the mask of pixels whiter than `level`.
     fn find_at_level(&self, white: &GrayImage, level: u8) -> Vec<Found> {
-        let mut mask = white.clone();
-        for p in mask.pixels_mut() {
-            p.0[0] = if p.0[0] > level { 255 } else { 0 };
-        }
-        let mask = open(&mask, 1);
+        let mask = open(&mask_above(white, level), 1);
         let (width, height) = (mask.width() as i32, mask.height() as i32);
         let image_area = (width * height) as f32;
         let mut candidates = Vec::new();

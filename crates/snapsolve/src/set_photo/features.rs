@@ -22,12 +22,12 @@
 //! boundary says it is unsure.
 
 use image::{GrayImage, Luma, RgbImage};
-use imageproc::contrast::otsu_level;
 use imageproc::geometry::{contour_area, convex_hull};
 use imageproc::point::Point;
 use imageproc::region_labelling::{Connectivity, connected_components};
 use snapsolve_vision::contours::outer_contours;
 use snapsolve_vision::morphology::{close, erode};
+use snapsolve_vision::threshold::otsu_level;
 
 use super::classify::{CardClassifier, CardReading};
 
