@@ -9,6 +9,10 @@
 //! Without the shared data, rendered tables of the same sizes stand in
 //! (`snapsolve_synth::render_table`, fixed seed) and a message says so.
 //!
+//! `whole` reads the cards with the default classifier (the network, loaded
+//! once outside the timed part; `network_load` times loading it) and
+//! `whole_features` with the hand-made features.
+//!
 //! Run on one core: `RAYON_NUM_THREADS=1 taskset -c 0 cargo bench -p snapsolve --bench set_photo`.
 
 use std::io::Cursor;
@@ -17,9 +21,11 @@ use std::sync::OnceLock;
 use divan::{Bencher, black_box};
 use image::RgbImage;
 use snapsolve::images::Limits;
-use snapsolve::set_photo::FeaturesClassifier;
 use snapsolve::set_photo::classify::CardClassifier;
+use snapsolve::set_photo::network::EMBEDDED_WEIGHTS;
 use snapsolve::set_photo::table::{assemble_reading, card_crops, decode_table_photo, read_table};
+use snapsolve::set_photo::{FeaturesClassifier, NetworkClassifier};
+use snapsolve_nn::set_cards::Config;
 use snapsolve_set::Card;
 use snapsolve_vision::{CardFinder, decode_photo};
 
@@ -73,9 +79,28 @@ fn input(name: &str) -> &'static [u8] {
     }
 }
 
-/// Decode → find cards → crops → classify → SETs, as `snapsolve set photo` does.
+/// The default classifier (the network), built once: `snapsolve set photo`
+/// loads it once per run, and [`network_load`] times that separately.
+fn network() -> &'static NetworkClassifier {
+    static NETWORK: OnceLock<NetworkClassifier> = OnceLock::new();
+    NETWORK.get_or_init(|| NetworkClassifier::embedded().expect("the embedded weights load"))
+}
+
+/// Decode → find cards → crops → classify with the network → SETs, as
+/// `snapsolve set photo` does (network already loaded).
 #[divan::bench(args = INPUTS)]
 fn whole(bencher: Bencher, name: &str) {
+    let bytes = input(name);
+    let classifier = network();
+    bencher.bench(|| {
+        let photo = decode_table_photo(black_box(bytes), Limits::default()).expect("decodes");
+        read_table(&photo, classifier)
+    });
+}
+
+/// The same with the hand-made features classifier (`--classifier features`).
+#[divan::bench(args = INPUTS)]
+fn whole_features(bencher: Bencher, name: &str) {
     let bytes = input(name);
     bencher.bench(|| {
         let photo = decode_table_photo(black_box(bytes), Limits::default()).expect("decodes");
@@ -87,10 +112,18 @@ fn whole(bencher: Bencher, name: &str) {
 #[divan::bench(args = INPUTS)]
 fn whole_full_decode(bencher: Bencher, name: &str) {
     let bytes = input(name);
+    let classifier = network();
     bencher.bench(|| {
         let photo = decode_photo(black_box(bytes), Limits::default()).expect("decodes");
-        read_table(&photo, &FeaturesClassifier)
+        read_table(&photo, classifier)
     });
+}
+
+/// Building the network from the weights embedded in the binary (once per run of the CLI).
+#[divan::bench]
+fn network_load() -> NetworkClassifier {
+    NetworkClassifier::from_safetensors(black_box(EMBEDDED_WEIGHTS), &Config::small())
+        .expect("the embedded weights load")
 }
 
 /// Decoding as the photo path does it (reduced scale for large JPEGs).
@@ -122,11 +155,24 @@ fn crops(bencher: Bencher, name: &str) {
     bencher.bench(|| card_crops(black_box(&photo.image), quads.clone()));
 }
 
-/// Naming every crop with the default classifier.
+/// The card crops of an input, made once per bench.
+fn crops_of(name: &str) -> Vec<RgbImage> {
+    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
+    card_crops(&photo.image, CardFinder::default().find(&photo.image)).1
+}
+
+/// Naming every crop with the default classifier (the network).
 #[divan::bench(args = INPUTS)]
 fn classify(bencher: Bencher, name: &str) {
-    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
-    let (_, crops) = card_crops(&photo.image, CardFinder::default().find(&photo.image));
+    let crops = crops_of(name);
+    let classifier = network();
+    bencher.bench(|| classifier.classify(black_box(&crops)));
+}
+
+/// Naming every crop with the hand-made features classifier.
+#[divan::bench(args = INPUTS)]
+fn classify_features(bencher: Bencher, name: &str) {
+    let crops = crops_of(name);
     bencher.bench(|| FeaturesClassifier.classify(black_box(&crops)));
 }
 

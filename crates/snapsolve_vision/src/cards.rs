@@ -19,14 +19,13 @@
 mod double;
 
 use image::{GrayImage, Luma, RgbImage};
-use imageproc::contours::{BorderType, find_contours};
-use imageproc::distance_transform::Norm;
 use imageproc::geometry::contour_area;
-use imageproc::morphology::{dilate, erode, open};
 
+use crate::contours::outer_contours;
+use crate::morphology::{dilate, erode, open};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
-use crate::threshold::{otsu_mask, whiteness};
+use crate::threshold::{mask_above, otsu_level_of, whiteness_with_histogram};
 
 /// What counts as a card, and how hard to look.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,8 +79,8 @@ impl CardFinder {
     /// higher levels, and a card found at a later level is added only where
     /// no earlier card lies.
     fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
-        let white = whiteness(image);
-        let (_, otsu) = otsu_mask(&white);
+        let (white, histogram) = whiteness_with_histogram(image);
+        let otsu = otsu_level_of(&histogram);
         let per_level: Vec<Vec<Found>> = LEVEL_FACTORS
             .iter()
             .map(|factor| {
@@ -124,34 +123,29 @@ impl CardFinder {
 
     /// Cards in the mask of pixels whiter than `level`.
     fn find_at_level(&self, white: &GrayImage, level: u8) -> Vec<Found> {
-        let mut mask = white.clone();
-        for p in mask.pixels_mut() {
-            p.0[0] = if p.0[0] > level { 255 } else { 0 };
-        }
-        let mask = open(&mask, Norm::LInf, 1);
+        let mask = open(&mask_above(white, level), 1);
         let (width, height) = (mask.width() as i32, mask.height() as i32);
         let image_area = (width * height) as f32;
         let mut candidates = Vec::new();
-        for contour in find_contours::<i32>(&mask) {
-            if contour.border_type != BorderType::Outer || contour.points.len() < 12 {
+        for points in outer_contours(&mask) {
+            if points.len() < 12 {
                 continue;
             }
             // A card cut by the edge of the picture is not a whole card (one that
             // merely touches the edge with a corner is).
-            let on_edge = contour
-                .points
+            let on_edge = points
                 .iter()
                 .filter(|p| p.x <= 0 || p.y <= 0 || p.x >= width - 1 || p.y >= height - 1)
                 .count();
-            let cut = on_edge * 20 > contour.points.len();
-            let area = contour_area(&contour.points) as f32;
+            let cut = on_edge * 20 > points.len();
+            let area = contour_area(&points) as f32;
             if area < self.min_area_fraction * image_area
                 || area > self.max_area_fraction * image_area
             {
                 continue;
             }
-            let quad = self.card_quad(&contour.points, area);
-            candidates.push((contour.points, area, quad, cut));
+            let quad = self.card_quad(&points, area);
+            candidates.push((points, area, quad, cut));
         }
         let typical = median(
             candidates
@@ -228,27 +222,27 @@ impl CardFinder {
         let mut quads = Vec::new();
         for step in [0.06f32, 0.1, 0.15, 0.2] {
             let k = (step * short_side).round().clamp(1.0, 255.0) as u8;
-            let eroded = erode(&own, Norm::LInf, k);
-            let parts: Vec<_> = find_contours::<i32>(&eroded)
+            let eroded = erode(&own, k);
+            let parts: Vec<_> = outer_contours(&eroded)
                 .into_iter()
-                .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 12)
+                .filter(|points| points.len() >= 12)
                 .collect();
             if parts.len() < 2 {
                 continue;
             }
             for part in parts {
                 let mut single = GrayImage::new(w, h);
-                imageproc::drawing::draw_polygon_mut(&mut single, &part.points, Luma([255]));
-                let mut grown = dilate(&single, Norm::LInf, k);
+                imageproc::drawing::draw_polygon_mut(&mut single, &part, Luma([255]));
+                let mut grown = dilate(&single, k);
                 for (g, o) in grown.pixels_mut().zip(own.pixels()) {
                     g.0[0] = g.0[0].min(o.0[0]);
                 }
-                for contour in find_contours::<i32>(&grown) {
-                    if contour.border_type != BorderType::Outer || contour.points.len() < 12 {
+                for points in outer_contours(&grown) {
+                    if points.len() < 12 {
                         continue;
                     }
-                    let area = contour_area(&contour.points) as f32;
-                    if let Some(quad) = self.card_quad(&contour.points, area) {
+                    let area = contour_area(&points) as f32;
+                    if let Some(quad) = self.card_quad(&points, area) {
                         let offset = [(x0 - pad) as f32, (y0 - pad) as f32];
                         quads.push(quad.map(|p| [p[0] + offset[0], p[1] + offset[1]]));
                     }

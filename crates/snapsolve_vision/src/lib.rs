@@ -6,10 +6,12 @@
 #![deny(missing_docs)]
 
 pub mod cards;
+pub mod contours;
 pub mod crop;
 pub mod decode;
 pub mod draw;
 pub mod grid;
+pub mod morphology;
 pub mod quad;
 pub mod shrink;
 pub mod threshold;

@@ -22,13 +22,12 @@
 //! boundary says it is unsure.
 
 use image::{GrayImage, Luma, RgbImage};
-use imageproc::contours::{BorderType, find_contours};
-use imageproc::contrast::otsu_level;
-use imageproc::distance_transform::Norm;
 use imageproc::geometry::{contour_area, convex_hull};
-use imageproc::morphology::{close, erode};
 use imageproc::point::Point;
 use imageproc::region_labelling::{Connectivity, connected_components};
+use snapsolve_vision::contours::outer_contours;
+use snapsolve_vision::morphology::{close, erode};
+use snapsolve_vision::threshold::otsu_level;
 
 use super::classify::{CardClassifier, CardReading};
 
@@ -138,7 +137,7 @@ pub fn measure(crop: &RgbImage) -> Option<CardFeatures> {
     let level = (otsu_level(&ink) as f32 / 255.0).max(MIN_INK);
     let cut = (level * 255.0) as u8;
     let raw = binary(&ink, |v| v > cut);
-    let closed = close(&raw, Norm::LInf, 2);
+    let closed = close(&raw, 2);
     let symbols = symbol_masks(&closed);
     let largest = symbols.first()?;
     let (extent, solidity) = shape_numbers(largest);
@@ -222,9 +221,9 @@ fn symbol_masks(closed: &GrayImage) -> Vec<GrayImage> {
 /// The region inside a symbol's outer border, holes filled.
 fn fill_holes(mask: &GrayImage) -> GrayImage {
     let mut filled = GrayImage::new(mask.width(), mask.height());
-    for contour in find_contours::<i32>(mask) {
-        if contour.border_type == BorderType::Outer && contour.points.len() >= 3 {
-            imageproc::drawing::draw_polygon_mut(&mut filled, &contour.points, Luma([255]));
+    for points in outer_contours(mask) {
+        if points.len() >= 3 {
+            imageproc::drawing::draw_polygon_mut(&mut filled, &points, Luma([255]));
         }
     }
     // Keep the mask's own pixels too (the polygon misses a sliver of the border).
@@ -272,7 +271,7 @@ fn shape_numbers(symbol: &GrayImage) -> (f32, f32) {
 fn interior_fill(symbols: &[GrayImage], ink: &GrayImage, outline_ink: f32) -> f32 {
     let (mut inside, mut total) = (0usize, 0.0f32);
     for symbol in symbols {
-        let interior = erode(symbol, Norm::LInf, 3);
+        let interior = erode(symbol, 3);
         for (i, v) in interior.pixels().zip(ink.pixels()) {
             if i.0[0] > 0 {
                 inside += 1;

@@ -10,8 +10,8 @@
 //! is darker than the paper on either side of it.
 
 use image::{GrayImage, Luma};
-use imageproc::contours::{BorderType, find_contours};
 
+use crate::contours::outer_contours;
 use crate::quad::{Point2, Quad, fit_quad};
 
 /// Area of a double, as a multiple of the typical card's.
@@ -146,11 +146,10 @@ fn refit(white: &GrayImage, half: &Quad, level: f32, grow: f32) -> Option<Quad> 
             *m = Luma([255]);
         }
     }
-    let outline = find_contours::<i32>(&mask)
+    let outline = outer_contours(&mask)
         .into_iter()
-        .filter(|c| c.border_type == BorderType::Outer)
-        .max_by_key(|c| c.points.len())?;
-    let quad = fit_quad(&outline.points)?;
+        .max_by_key(|points| points.len())?;
+    let quad = fit_quad(&outline)?;
     Some(
         quad.map(|p| [p[0] + x0 as f32, p[1] + y0 as f32])
             .portrait(),
