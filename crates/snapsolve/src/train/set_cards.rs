@@ -12,10 +12,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{VarBuilder, VarMap};
+use candle_nn::VarMap;
 use image::RgbImage;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use snapsolve_nn::seeded::seeded_var_builder;
 use snapsolve_nn::set_cards::{CLASSES, Config, HEADS, SetCardNet};
 use snapsolve_nn::train_stream::{StepReport, TrainConfig, multi_head_cross_entropy, train_loop};
 use snapsolve_set::Card;
@@ -189,10 +190,12 @@ pub fn train_set_cards(
     let pools = Pools::new(&trained, &synthetic);
 
     let device = Device::Cpu;
+    // Initial weights from the seed too (candle's own generator is not
+    // seeded), so one command repeats bit for bit on one thread.
     let varmap = VarMap::new();
     let net = SetCardNet::new(
         &config,
-        VarBuilder::from_varmap(&varmap, DType::F32, &device),
+        seeded_var_builder(&varmap, spec.seed, DType::F32, &device),
     )?;
     let train_config = TrainConfig {
         steps: spec.steps,
