@@ -83,7 +83,10 @@ impl SimpleBackend for SeededInit {
             .map_err(|_| candle_core::Error::Msg("generator lock poisoned".into()))?;
         let values = initial_values(&init, &shape, &mut rng)?;
         let tensor = Tensor::from_vec(values, shape, device)?.to_dtype(dtype)?;
+        // The layer must hold the variable's own tensor (not the values it was
+        // copied from), or the optimiser's updates never reach the network.
         let var = Var::from_tensor(&tensor)?;
+        let tensor = var.as_tensor().clone();
         vars.insert(name.to_string(), var);
         Ok(tensor)
     }
