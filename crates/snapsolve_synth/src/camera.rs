@@ -143,8 +143,8 @@ impl CastShadow {
             let t = ((across + half) / (2.0 * half)).clamp(0.0, 1.0);
             let cover = t * t * (3.0 - 2.0 * t);
             if cover > 0.0 {
-                for k in 0..3 {
-                    px.0[k] = (px.0[k] as f32 * (1.0 - cover * loss[k])).round() as u8;
+                for (c, l) in px.0.iter_mut().zip(loss) {
+                    *c = (*c as f32 * (1.0 - cover * l)).round() as u8;
                 }
             }
         }
