@@ -12,7 +12,7 @@ use snapsolve_synth::{Edition, render_crop};
 /// Minimum share of held-out real crops with all four attributes right, per
 /// edition: a little below what `snapsolve train set-cards` reports for the
 /// committed weights (models/README.md), so a worse network fails the build.
-const HELD_OUT_FLOOR: [(&str, f64); 2] = [("std", 0.97), ("alt_rect_dotted", 0.84)];
+const HELD_OUT_FLOOR: [(&str, f64); 2] = [("std", 0.99), ("alt_rect_dotted", 0.88)];
 
 #[test]
 fn names_rendered_cards_of_both_editions() {

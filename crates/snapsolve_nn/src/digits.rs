@@ -14,6 +14,9 @@
 
 use candle_core::{Result, Tensor};
 use candle_nn::{Linear, Module, VarBuilder, linear};
+use rand::Rng;
+
+use crate::seeded::dropout;
 
 /// Number of classes: empty and the nine digits.
 pub const CLASSES: usize = 10;
@@ -56,24 +59,23 @@ impl DigitNet {
         })
     }
 
-    /// Logits `[batch, 10]` for ink squares `[batch, 1, side, side]`; `train` turns on dropout.
-    pub fn forward_t(&self, xs: &Tensor, train: bool) -> Result<Tensor> {
-        let drop = |t: Tensor| {
-            if train {
-                candle_nn::ops::dropout(&t, 0.2)
-            } else {
-                Ok(t)
-            }
-        };
-        let xs = xs.flatten_from(1)?;
-        let xs = drop(self.fc1.forward(&xs)?.relu()?)?;
-        let xs = drop(self.fc2.forward(&xs)?.relu()?)?;
-        self.fc3.forward(&xs)
+    /// Logits `[batch, 10]` for ink squares `[batch, 1, side, side]` in
+    /// training: dropout after each hidden layer, its masks drawn from `rng`
+    /// so a seeded run repeats exactly.
+    pub fn forward_train<R: Rng + ?Sized>(&self, xs: &Tensor, rng: &mut R) -> Result<Tensor> {
+        self.run(xs, |t| dropout(&t, 0.2, rng))
     }
 
     /// Logits for inference (no dropout).
     pub fn forward(&self, xs: &Tensor) -> Result<Tensor> {
-        self.forward_t(xs, false)
+        self.run(xs, Ok)
+    }
+
+    fn run(&self, xs: &Tensor, mut drop: impl FnMut(Tensor) -> Result<Tensor>) -> Result<Tensor> {
+        let xs = xs.flatten_from(1)?;
+        let xs = drop(self.fc1.forward(&xs)?.relu()?)?;
+        let xs = drop(self.fc2.forward(&xs)?.relu()?)?;
+        self.fc3.forward(&xs)
     }
 }
 
@@ -103,9 +105,10 @@ mod tests {
         let mut opt = candle_nn::AdamW::new_lr(map.all_vars(), 1e-3).unwrap();
         let xs = Tensor::rand(0f32, 1f32, (128, 1, 28, 28), &Device::Cpu).unwrap();
         let ys = Tensor::zeros(128, DType::U32, &Device::Cpu).unwrap();
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1);
         let start = std::time::Instant::now();
         for _ in 0..20 {
-            let logits = net.forward_t(&xs, true).unwrap();
+            let logits = net.forward_train(&xs, &mut rng).unwrap();
             let loss = candle_nn::loss::cross_entropy(&logits, &ys).unwrap();
             opt.backward_step(&loss).unwrap();
         }

@@ -7,5 +7,6 @@
 #![deny(missing_docs)]
 
 pub mod digits;
+pub mod seeded;
 pub mod set_cards;
 pub mod train_stream;

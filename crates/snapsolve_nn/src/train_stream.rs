@@ -148,7 +148,7 @@ pub fn predict_in_batches(
 mod tests {
     use super::*;
     use candle_core::Device;
-    use candle_nn::{Linear, Module, VarBuilder};
+    use candle_nn::{Linear, Module};
 
     #[test]
     fn schedule_warms_up_then_decays() {
@@ -168,7 +168,8 @@ mod tests {
     fn loop_fits_a_separable_two_head_problem() -> Result<()> {
         let device = Device::Cpu;
         let varmap = VarMap::new();
-        let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
+        // Seeded variables, as both trainers use: the loop must reach them.
+        let vb = crate::seeded::seeded_var_builder(&varmap, 1, DType::F32, &device);
         let layer: Linear = candle_nn::linear(2, 6, vb.pp("fc"))?;
         // Head 0: sign of x; head 1: sign of y (classes 0 and 1 of 3).
         let xs = Tensor::new(

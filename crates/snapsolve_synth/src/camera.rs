@@ -1,6 +1,7 @@
 //! What a phone or webcam does to a flat scene: uneven and coloured light,
-//! glare, defocus, sensor noise and JPEG compression; plus the backgrounds the
-//! cards lie on (cloth, wood, light tables) and clutter that is not a card.
+//! glare, defocus, sensor noise and JPEG compression; shadows cast across the
+//! scene; plus the backgrounds the cards lie on (cloth, wood, light tables) and
+//! clutter that is not a card.
 
 use image::{Rgb, RgbImage};
 use rand::Rng;
@@ -94,6 +95,62 @@ impl Camera {
     }
 }
 
+/// A soft shadow cast across part of the scene by something between the light
+/// and the table (a hand, a phone, another card): real photos show them, and
+/// the darker, bluer patch is what makes a solid symbol look striped or an
+/// open one look filled. The shadowed side is lit only by the room and sky,
+/// so it loses more red than blue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastShadow {
+    /// A point on the shadow's edge, as fractions of the picture's width and height.
+    pub anchor: [f32; 2],
+    /// Direction from the edge into the shadow, in radians.
+    pub angle: f32,
+    /// Bend of the edge (the outline of a hand or a phone is not straight), per picture width.
+    pub bend: f32,
+    /// Width of the soft edge (penumbra), as a fraction of the picture width.
+    pub softness: f32,
+    /// Share of the light the shadow takes away from the red channel, 0..1.
+    pub depth: f32,
+}
+
+impl CastShadow {
+    /// A random shadow whose edge crosses the middle half of the picture, so
+    /// it falls across part of a card centred in it.
+    pub fn random(rng: &mut StdRng) -> CastShadow {
+        CastShadow {
+            anchor: [rng.random_range(0.25..0.75), rng.random_range(0.25..0.75)],
+            angle: rng.random_range(0.0..std::f32::consts::TAU),
+            bend: rng.random_range(-1.5..1.5),
+            softness: rng.random_range(0.02..0.25),
+            depth: rng.random_range(0.2..0.55),
+        }
+    }
+
+    /// Darkens the shadowed part of `scene` in place.
+    pub fn apply(&self, scene: &mut RgbImage) {
+        let (w, h) = (scene.width() as f32, scene.height() as f32);
+        let (nx, ny) = (self.angle.cos(), self.angle.sin());
+        let half = 0.5 * self.softness.max(1e-3);
+        // Green and blue keep more of the light than red: a slightly cool shade.
+        let loss = [1.0, 0.92, 0.8].map(|k| k * self.depth);
+        for (x, y, px) in scene.enumerate_pixels_mut() {
+            // Picture-width units on both axes, so the edge keeps its shape on a tall picture.
+            let dx = x as f32 / w - self.anchor[0];
+            let dy = (y as f32 - self.anchor[1] * h) / w;
+            let along = -dx * ny + dy * nx;
+            let across = dx * nx + dy * ny + self.bend * along * along;
+            let t = ((across + half) / (2.0 * half)).clamp(0.0, 1.0);
+            let cover = t * t * (3.0 - 2.0 * t);
+            if cover > 0.0 {
+                for (c, l) in px.0.iter_mut().zip(loss) {
+                    *c = (*c as f32 * (1.0 - cover * l)).round() as u8;
+                }
+            }
+        }
+    }
+}
+
 /// Compresses and decodes again, leaving JPEG's block and ringing artefacts.
 fn jpeg_roundtrip(scene: &mut RgbImage, quality: u8) {
     let mut bytes = Vec::new();
@@ -175,6 +232,51 @@ pub fn draw_clutter(img: &mut RgbImage, count: usize, rng: &mut StdRng) {
             let rect = imageproc::rect::Rect::at((cx - rx) as i32, (cy - ry) as i32)
                 .of_size((2.0 * rx).max(1.0) as u32, (0.4 * ry).max(1.0) as u32);
             imageproc::drawing::draw_filled_rect_mut(img, rect, colour);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn cast_shadows_darken_part_of_the_picture_with_a_soft_cool_edge() {
+        let grey = RgbImage::from_pixel(100, 100, Rgb([160, 160, 160]));
+        let shadow = CastShadow {
+            anchor: [0.5, 0.5],
+            angle: 0.0,
+            bend: 0.0,
+            softness: 0.2,
+            depth: 0.5,
+        };
+        let mut lit = grey.clone();
+        shadow.apply(&mut lit);
+        // Left of the edge: untouched; right of it: darker and bluer; in between: a ramp.
+        assert_eq!(lit.get_pixel(5, 50), grey.get_pixel(5, 50));
+        let [r, g, b] = lit.get_pixel(95, 50).0;
+        assert_eq!(r, 80);
+        assert!(r < g && g < b, "cool shade {r},{g},{b}");
+        let edge = lit.get_pixel(50, 50).0[0];
+        assert!(80 < edge && edge < 160, "soft edge {edge}");
+        let ramp: Vec<u8> = (30..70).map(|x| lit.get_pixel(x, 50).0[0]).collect();
+        assert!(ramp.windows(2).all(|p| p[1] <= p[0]), "{ramp:?}");
+
+        // Random shadows always reach the middle of a card-shaped picture, never all of it.
+        let mut rng = StdRng::seed_from_u64(4);
+        for _ in 0..50 {
+            let mut card = RgbImage::from_pixel(96, 150, Rgb([200, 200, 200]));
+            CastShadow::random(&mut rng).apply(&mut card);
+            let middle: Vec<u8> = (24..72)
+                .flat_map(|x| (38..112).map(move |y| (x, y)))
+                .map(|(x, y)| card.get_pixel(x, y).0[0])
+                .collect();
+            assert!(middle.iter().any(|&v| v < 190), "no shadow in the middle");
+            assert!(
+                card.pixels().any(|p| p.0[0] == 200),
+                "the whole picture is shaded"
+            );
         }
     }
 }

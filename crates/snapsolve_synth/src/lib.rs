@@ -1,8 +1,8 @@
 //! Procedural SET cards for training and testing: all 81 cards of both deck
 //! editions drawn as anti-aliased vectors, photographed by a random camera
-//! (perspective, lighting, glare, white balance, blur, noise, JPEG), either as
-//! the upright crop a classifier receives or as a whole table with every
-//! card's true corners; and photographed sudoku pages (printed and handwritten
+//! (perspective, lighting, cast shadows, glare, white balance, blur, noise,
+//! JPEG), either as the upright crop a classifier receives or as a whole table
+//! with every card's true corners; and photographed sudoku pages (printed and handwritten
 //! digits from many fonts) with their true grid corners and digits.
 //!
 //! ```
@@ -21,7 +21,7 @@ pub mod geometry;
 pub mod scene;
 pub mod sudoku;
 
-pub use camera::Camera;
+pub use camera::{Camera, CastShadow};
 pub use deck::{CardStyle, Edition};
 pub use draw::{CARD_ASPECT, render_card};
 pub use geometry::{Quad, composite_card, warp_quad};

@@ -6,13 +6,17 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use snapsolve_set::Card;
 
-use crate::camera::{Camera, draw_clutter, fill_background};
+use crate::camera::{Camera, CastShadow, draw_clutter, fill_background};
 use crate::deck::{CardStyle, Edition};
 use crate::draw::{CARD_ASPECT, render_card};
 use crate::geometry::{Quad, composite_card, warp_quad};
 
+/// Share of rendered crops with a [`CastShadow`] across the card.
+pub const CROP_SHADOW_SHARE: f64 = 0.4;
+
 /// Renders `card` the way a detector hands it to a classifier: drawn, laid on
-/// a background with a random tilt, photographed by a random [`Camera`], then
+/// a background with a random tilt, in [`CROP_SHADOW_SHARE`] of the crops
+/// partly shaded by a cast shadow, photographed by a random [`Camera`], then
 /// cut back out of a slightly wrong quadrilateral into an upright
 /// `width` x `height` crop, turned by 180° half of the time.
 pub fn render_crop(
@@ -42,6 +46,9 @@ pub fn render_crop(
         |_| [rng.random_range(-tilt..tilt), rng.random_range(-tilt..tilt)],
     );
     composite_card(&mut scene, &drawn, &quad);
+    if rng.random_bool(CROP_SHADOW_SHARE) {
+        CastShadow::random(rng).apply(&mut scene);
+    }
     Camera::random(rng, card_w / 96.0).apply(&mut scene, rng);
     // A detector's corners are a little off: sometimes inside the card, sometimes outside.
     let err = 0.04 * card_w;

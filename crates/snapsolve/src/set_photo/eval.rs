@@ -11,10 +11,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use snapsolve_set::{Attribute, Card};
-use snapsolve_vision::crop::canonical_card;
-use snapsolve_vision::{Limits, read_image};
+use snapsolve_vision::Limits;
 
 use super::classify::CardClassifier;
+use super::read_card_image;
 use super::table::{read_table, read_table_photo};
 
 /// Totals for one deck edition.
@@ -227,14 +227,14 @@ pub fn evaluate_crops(
         score.items += 1;
         score.cards += 1;
         let start = Instant::now();
-        let image = match read_image(&root.join(&label.image), Limits::default()) {
+        let image = match read_card_image(&root.join(&label.image), Limits::default()) {
             Ok(image) => image,
             Err(e) => {
                 score.failures.push(format!("{}: {e}", label.image));
                 continue;
             }
         };
-        let Some(reading) = classifier.classify(&[canonical_card(&image)]).pop() else {
+        let Some(reading) = classifier.classify(&[image]).pop() else {
             continue;
         };
         score.millis.push(start.elapsed().as_secs_f64() * 1e3);

@@ -17,12 +17,13 @@
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{VarBuilder, VarMap};
+use candle_nn::VarMap;
 use image::GrayImage;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use snapsolve_nn::digits::{Config, DigitNet};
+use snapsolve_nn::seeded::seeded_var_builder;
 use snapsolve_nn::train_stream::{StepReport, TrainConfig, predict_in_batches, train_loop};
 use snapsolve_synth::sudoku::{
     DigitFonts, PhotoStyle, load_system_fonts, random_spec, render_sudoku,
@@ -380,8 +381,11 @@ pub fn train_digits(
     if hand.is_empty() && other.is_empty() && rendered.is_empty() {
         return Err("no training examples (is the data folder right?)".into());
     }
+    // Initial weights and dropout masks come from the seed too (candle's own
+    // generator is not seeded), so one command repeats bit for bit on one thread.
     let vars = VarMap::new();
-    let vb = VarBuilder::from_varmap(&vars, DType::F32, &Device::Cpu);
+    let vb = seeded_var_builder(&vars, job.seed, DType::F32, &Device::Cpu);
+    let mut dropout_rng = Pcg64Mcg::seed_from_u64(!job.seed);
     let net = DigitNet::new(&Config::small(), vb).map_err(|e| e.to_string())?;
     let config = TrainConfig {
         steps: job.steps,
@@ -394,7 +398,7 @@ pub fn train_digits(
         &vars,
         &config,
         |_| draw_batch(&pools, &mut rng),
-        |(xs, ys)| candle_nn::loss::cross_entropy(&net.forward_t(xs, true)?, ys),
+        |(xs, ys)| candle_nn::loss::cross_entropy(&net.forward_train(xs, &mut dropout_rng)?, ys),
         |report| {
             progress(Progress::Step(report));
             let done = report.step + 1;

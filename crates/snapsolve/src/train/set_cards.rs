@@ -12,17 +12,19 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{VarBuilder, VarMap};
-use image::RgbImage;
+use candle_nn::VarMap;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use snapsolve_nn::seeded::seeded_var_builder;
 use snapsolve_nn::set_cards::{CLASSES, Config, HEADS, SetCardNet};
 use snapsolve_nn::train_stream::{StepReport, TrainConfig, multi_head_cross_entropy, train_loop};
 use snapsolve_set::Card;
 use snapsolve_synth::{Edition, render_crop};
+use snapsolve_vision::Limits;
 use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH};
 
 use crate::set_photo::network::{NetworkClassifier, input_tensor, network_pixels};
+use crate::set_photo::read_card_image;
 
 /// What to train and where to put it.
 #[derive(Clone, Debug)]
@@ -189,10 +191,12 @@ pub fn train_set_cards(
     let pools = Pools::new(&trained, &synthetic);
 
     let device = Device::Cpu;
+    // Initial weights from the seed too (candle's own generator is not
+    // seeded), so one command repeats bit for bit on one thread.
     let varmap = VarMap::new();
     let net = SetCardNet::new(
         &config,
-        VarBuilder::from_varmap(&varmap, DType::F32, &device),
+        seeded_var_builder(&varmap, spec.seed, DType::F32, &device),
     )?;
     let train_config = TrainConfig {
         steps: spec.steps,
@@ -221,7 +225,8 @@ pub fn train_set_cards(
     })
 }
 
-/// Reads `set/crops.csv`, turns every crop upright (portrait) and shrinks it, and applies the split.
+/// Reads `set/crops.csv`, brings every crop to the canonical upright crop the
+/// way a card picture is read at run time, shrinks it, and applies the split.
 pub fn load_real_crops(
     data_dir: &Path,
     config: &Config,
@@ -251,7 +256,11 @@ pub fn load_real_crops(
             .map_err(|e| TrainError::Data(format!("line {}: {e}", i + 2)))?;
         let edition = Edition::from_label(deck)
             .ok_or_else(|| TrainError::Data(format!("line {}: unknown deck {deck}", i + 2)))?;
-        let crop = upright_crop(&data_dir.join(image))?;
+        // The reader `snapsolve set card` and `eval set-cards` use, so the
+        // network trains on exactly what it is later handed.
+        let path = data_dir.join(image);
+        let crop = read_card_image(&path, Limits::default())
+            .map_err(|e| TrainError::Data(format!("{}: {e}", path.display())))?;
         let source = source.split('/').next().unwrap_or(source).to_string();
         let photo = source_photo(image);
         let held_out =
@@ -271,21 +280,6 @@ pub fn load_real_crops(
         progress(TrainProgress::Loading(i + 1, rows.len()));
     }
     Ok(crops)
-}
-
-/// A crop file as the pipeline would hand it over: portrait, at the canonical crop size.
-fn upright_crop(path: &Path) -> Result<RgbImage, TrainError> {
-    let mut rgb = snapsolve_vision::read_image(path, snapsolve_vision::Limits::default())
-        .map_err(|e| TrainError::Data(format!("{}: {e}", path.display())))?;
-    if rgb.width() > rgb.height() {
-        rgb = image::imageops::rotate90(&rgb);
-    }
-    Ok(image::imageops::resize(
-        &rgb,
-        CARD_CROP_WIDTH,
-        CARD_CROP_HEIGHT,
-        image::imageops::FilterType::Triangle,
-    ))
 }
 
 /// The photo a crop was cut from, from its path. Tomwhite names crops
