@@ -10,8 +10,7 @@ use snapsolve::set_photo::eval::{evaluate_photos, parse_photo_labels};
 use snapsolve::set_photo::{CardClassifier, FeaturesClassifier, NetworkClassifier};
 
 /// Reads every labelled photo and checks the share of cards right per deck,
-/// at most 2 missed std cards (the two overlap boards), none missed on the
-/// alternate deck and no false card.
+/// that every card is found on both decks, and that no false card is reported.
 fn check_photos(root: &Path, classifier: &dyn CardClassifier, std_floor: f64, alt_floor: f64) {
     let text = std::fs::read_to_string(root.join("set/photos.jsonl"))
         .expect("set/photos.jsonl is readable");
@@ -46,7 +45,7 @@ fn network_reader_keeps_its_accuracy_on_the_shared_photos() {
         return;
     };
     let network = NetworkClassifier::embedded().expect("embedded weights load");
-    // Measured 100% (441/441) and 99.5% (373/375) when set.
+    // Measured 99.8% (440/441) and 99.5% (373/375) when set.
     check_photos(&root, &network, 0.995, 0.99);
 }
 
@@ -56,6 +55,6 @@ fn features_reader_keeps_its_accuracy_on_the_shared_photos() {
     else {
         return;
     };
-    // Measured 97.3% (429/441) and 98.4% (369/375) when set.
-    check_photos(&root, &FeaturesClassifier, 0.96, 0.97);
+    // Measured 98.2% (433/441) and 98.4% (369/375) when set.
+    check_photos(&root, &FeaturesClassifier, 0.975, 0.975);
 }

@@ -164,11 +164,12 @@ fn rendered_tables_are_read_end_to_end() {
         100.0 * accuracy
     );
     // Floors just under what this test measured with the default (network)
-    // classifier: found 140/144, 3 false, 139/144 right (96.5%), 8 tables all
-    // right; the features classifier read 94/144 (65%) of the same cards. The
-    // misses are cards on bright clutter and two touching cards taken as one.
-    assert!(found * 100 >= 96 * total, "found {found} of {total}");
+    // classifier: found 142/144, 2 false, 141/144 right (97.9%), 9 tables all
+    // right. The two misses are cards whose quadrilateral took in bright
+    // clutter or a bright patch of table beside them. One card of slack: the
+    // network's float sums may round differently on another CPU.
+    assert!(found * 100 >= 97 * total, "found {found} of {total}");
     assert!(false_cards <= 3, "{false_cards} false cards");
-    assert!(accuracy >= 0.94, "card accuracy {accuracy:.3}");
-    assert!(tables_right >= 7, "{tables_right} tables all right");
+    assert!(accuracy >= 0.965, "card accuracy {accuracy:.3}");
+    assert!(tables_right >= 8, "{tables_right} tables all right");
 }
