@@ -5,7 +5,8 @@
 //!    tens of pixels wide even with 21 on the table;
 //! 2. take the darkest channel ("whiteness") and threshold it with Otsu, so
 //!    dark cloth, grey cushions and saturated wood all fall below white paper;
-//! 3. open the mask a little to cut the thin bridges between touching cards;
+//! 3. open the mask a little to cut the thin bridges between touching cards
+//!    (a grey opening of the whiteness, which equals opening every mask cut from it);
 //! 4. fit a quadrilateral to every outer contour ([`crate::quad::fit_quad`]) and
 //!    keep those that look like a card: convex, filled by the contour, with a
 //!    card's aspect ratio, and of a size consistent with the other cards;
@@ -21,11 +22,11 @@ mod double;
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::geometry::contour_area;
 
-use crate::contours::outer_contours;
-use crate::morphology::{dilate, erode, open};
+use crate::contours::{outer_contours, outer_contours_above};
+use crate::morphology::{dilate, erode, open_gray};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
-use crate::threshold::{mask_above, otsu_level_of, whiteness_with_histogram};
+use crate::threshold::{otsu_level_of, whiteness_with_histogram};
 
 /// What counts as a card, and how hard to look.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,11 +82,13 @@ impl CardFinder {
     fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
         let (white, histogram) = whiteness_with_histogram(image);
         let otsu = otsu_level_of(&histogram);
+        // Opening commutes with thresholding: one grey opening serves every level.
+        let opened = open_gray(&white, 1);
         let per_level: Vec<Vec<Found>> = LEVEL_FACTORS
             .iter()
             .map(|factor| {
                 let level = (f32::from(otsu) * factor).round().clamp(1.0, 250.0) as u8;
-                self.find_at_level(&white, level)
+                self.find_at_level(&opened, level)
             })
             .collect();
         // The typical card comes from the first level that finds whole cards.
@@ -121,13 +124,12 @@ impl CardFinder {
         kept
     }
 
-    /// Cards in the mask of pixels whiter than `level`.
-    fn find_at_level(&self, white: &GrayImage, level: u8) -> Vec<Found> {
-        let mask = open(&mask_above(white, level), 1);
-        let (width, height) = (mask.width() as i32, mask.height() as i32);
+    /// Cards in the mask of pixels of the opened whiteness brighter than `level`.
+    fn find_at_level(&self, opened: &GrayImage, level: u8) -> Vec<Found> {
+        let (width, height) = (opened.width() as i32, opened.height() as i32);
         let image_area = (width * height) as f32;
         let mut candidates = Vec::new();
-        for points in outer_contours(&mask) {
+        for points in outer_contours_above(opened, level) {
             if points.len() < 12 {
                 continue;
             }
@@ -160,7 +162,7 @@ impl CardFinder {
             let big = typical.is_some_and(|t| area > 1.7 * t);
             let parts = match typical {
                 Some(t) if big || quad.is_none() && area > 1.7 * t => {
-                    self.split_blob(&mask, &outline, t)
+                    self.split_blob(opened, level, &outline, t)
                 }
                 _ => Vec::new(),
             };
@@ -190,7 +192,8 @@ impl CardFinder {
     /// card-sized parts, then grow each part back by as much and fit it alone.
     fn split_blob(
         &self,
-        mask: &GrayImage,
+        opened: &GrayImage,
+        level: u8,
         blob: &[imageproc::point::Point<i32>],
         typical_area: f32,
     ) -> Vec<Quad> {
@@ -211,9 +214,9 @@ impl CardFinder {
             let (mx, my) = (x as i32 + x0 - pad, y as i32 + y0 - pad);
             let inside = mx >= 0
                 && my >= 0
-                && (mx as u32) < mask.width()
-                && (my as u32) < mask.height()
-                && mask.get_pixel(mx as u32, my as u32).0[0] > 0;
+                && (mx as u32) < opened.width()
+                && (my as u32) < opened.height()
+                && opened.get_pixel(mx as u32, my as u32).0[0] > level;
             if !inside {
                 *p = Luma([0]);
             }

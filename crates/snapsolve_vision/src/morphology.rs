@@ -1,6 +1,7 @@
 //! Binary morphology on masks (any non-zero pixel is foreground, results are 0/255):
 //! erosion, dilation, opening and closing by a `(2k+1) x (2k+1)` square (the
-//! L∞ ball of radius `k`), and dilation by the L1 ball of radius 1.
+//! L∞ ball of radius `k`), and dilation by the L1 ball of radius 1; and grey
+//! erosion, dilation and opening by the same square (minimum and maximum).
 //!
 //! Results are identical to imageproc's `morphology` functions with
 //! `Norm::LInf` (and `dilate` with `Norm::L1, 1`), which go through a distance
@@ -65,6 +66,55 @@ pub fn dilate_cross(mask: &GrayImage) -> GrayImage {
         }
     }
     to_mask(out, mask.width(), mask.height(), false)
+}
+
+/// Grey erosion: each pixel becomes the darkest of its `(2k+1) x (2k+1)`
+/// square (clipped to the image).
+pub fn erode_gray(image: &GrayImage, k: u8) -> GrayImage {
+    extreme_in_square(image, k, u8::min)
+}
+
+/// Grey dilation: each pixel becomes the brightest of its square.
+pub fn dilate_gray(image: &GrayImage, k: u8) -> GrayImage {
+    extreme_in_square(image, k, u8::max)
+}
+
+/// Grey opening: erosion then dilation. Thresholding commutes with it:
+/// `mask_above(&open_gray(g, k), level) == open(&mask_above(g, level), k)` for
+/// every level, so several thresholds of one image are opened for the price of one.
+pub fn open_gray(image: &GrayImage, k: u8) -> GrayImage {
+    dilate_gray(&erode_gray(image, k), k)
+}
+
+/// Minimum or maximum (`pick`) over the clipped square, a row pass then a
+/// column pass of `2k + 1` shifted copies each (meant for small `k`).
+fn extreme_in_square(image: &GrayImage, k: u8, pick: impl Fn(u8, u8) -> u8 + Copy) -> GrayImage {
+    let (width, height) = image.dimensions();
+    let (w, h, k) = (width as usize, height as usize, usize::from(k));
+    if w == 0 || h == 0 {
+        return image.clone();
+    }
+    let src = image.as_raw();
+    let mut rows = src.clone();
+    for (r, s) in rows.chunks_exact_mut(w).zip(src.chunks_exact(w)) {
+        for d in 1..=k.min(w - 1) {
+            for (a, &b) in r[..w - d].iter_mut().zip(&s[d..]) {
+                *a = pick(*a, b);
+            }
+            for (a, &b) in r[d..].iter_mut().zip(&s[..w - d]) {
+                *a = pick(*a, b);
+            }
+        }
+    }
+    let mut out = rows.clone();
+    for (y, o) in out.chunks_exact_mut(w).enumerate() {
+        for row in rows[y.saturating_sub(k) * w..(y + k + 1).min(h) * w].chunks_exact(w) {
+            for (a, &b) in o.iter_mut().zip(row) {
+                *a = pick(*a, b);
+            }
+        }
+    }
+    GrayImage::from_raw(width, height, out).unwrap_or_else(|| unreachable!("sized w * h"))
 }
 
 /// Which pixels spread over the square: foreground (dilation) or background (erosion).
@@ -184,6 +234,7 @@ fn to_mask(mut near: Vec<u8>, width: u32, height: u32, invert: bool) -> GrayImag
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::threshold::mask_above;
     use image::Luma;
     use imageproc::distance_transform::Norm;
     use rand::{Rng, SeedableRng};
@@ -236,6 +287,25 @@ mod tests {
                 cross,
                 "cross {w}x{h} density {density}"
             );
+        }
+    }
+
+    #[test]
+    fn grey_opening_then_threshold_is_threshold_then_opening() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..200 {
+            let (w, h) = (rng.random_range(1..40), rng.random_range(1..40));
+            let image = GrayImage::from_fn(w, h, |_, _| Luma([rng.random()]));
+            for k in [0, 1, 2, 3] {
+                let opened = open_gray(&image, k);
+                for level in [0, 1, 60, 127, 200, 254, 255] {
+                    assert_eq!(
+                        mask_above(&opened, level),
+                        open(&mask_above(&image, level), k),
+                        "{w}x{h} k {k} level {level}"
+                    );
+                }
+            }
         }
     }
 
