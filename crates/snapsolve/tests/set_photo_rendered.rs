@@ -164,12 +164,12 @@ fn rendered_tables_are_read_end_to_end() {
         100.0 * accuracy
     );
     // Floors just under what this test measured with the default (network)
-    // classifier: found 142/144, 2 false, 141/144 right (97.9%), 9 tables all
-    // right. The two misses are cards whose quadrilateral took in bright
-    // clutter or a bright patch of table beside them. One card of slack: the
-    // network's float sums may round differently on another CPU.
-    assert!(found * 100 >= 97 * total, "found {found} of {total}");
-    assert!(false_cards <= 3, "{false_cards} false cards");
-    assert!(accuracy >= 0.965, "card accuracy {accuracy:.3}");
-    assert!(tables_right >= 8, "{tables_right} tables all right");
+    // classifier: found 143/144, 1 false, 142/144 right (98.6%), 10 tables all
+    // right. The miss is a card whose quadrilateral took in bright clutter
+    // touching it at every threshold level. One card of slack: the network's
+    // float sums may round differently on another CPU.
+    assert!(found * 100 >= 98 * total, "found {found} of {total}");
+    assert!(false_cards <= 2, "{false_cards} false cards");
+    assert!(accuracy >= 0.975, "card accuracy {accuracy:.3}");
+    assert!(tables_right >= 9, "{tables_right} tables all right");
 }

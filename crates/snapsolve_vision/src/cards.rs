@@ -14,10 +14,13 @@
 //!    eroded until it falls apart, and each part is grown back and tried again;
 //! 6. a quadrilateral shaped like two cards side by side (cards that overlap,
 //!    which no erosion parts) is cut at the seam between them ([`double`]).
+//! 7. steps 2-6 run at four threshold levels; where levels disagree about a
+//!    card, the outline with the sharper edges wins ([`edges`]).
 //!
 //! The quadrilaterals are returned in the coordinates of the photo given.
 
 mod double;
+mod edges;
 
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::geometry::contour_area;
@@ -77,8 +80,10 @@ impl CardFinder {
     /// One threshold rarely suits every card: a card in shadow or under a
     /// colour cast can sit below Otsu's level while its neighbours are far
     /// above it. So the mask is cut at Otsu's level and then at lower and
-    /// higher levels, and a card found at a later level is added only where
-    /// no earlier card lies.
+    /// higher levels, and a card found at a later level is added where no
+    /// earlier card lies. Where one does, the levels disagree about its outline
+    /// (one of them took in a bright patch beside the card): the outline with
+    /// clearly sharper edges all round wins ([`edges`]).
     fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
         let (white, histogram) = whiteness_with_histogram(image);
         let otsu = otsu_level_of(&histogram);
@@ -95,7 +100,8 @@ impl CardFinder {
         let Some(typical) = per_level.iter().find_map(|found| Typical::of(found)) else {
             return Vec::new();
         };
-        let mut kept: Vec<Quad> = Vec::new();
+        // Each card with its edge contrast (see [`edges`]).
+        let mut kept: Vec<(Quad, f32)> = Vec::new();
         for found in per_level.into_iter().flatten() {
             if !typical.accepts(&found, self.min_relative_area) {
                 continue;
@@ -106,14 +112,19 @@ impl CardFinder {
                     None => vec![found.quad],
                 };
             for quad in quads {
-                let new = kept
-                    .iter()
-                    .all(|k| !k.contains(quad.centre()) && !quad.contains(k.centre()));
-                if new {
-                    kept.push(quad);
+                let overlapping: Vec<usize> = (0..kept.len())
+                    .filter(|&i| overlap(&kept[i].0, &quad))
+                    .collect();
+                let contrast = edges::edge_contrast(&white, &quad);
+                match overlapping[..] {
+                    [] => kept.push((quad, contrast)),
+                    // The same card seen at another level: keep the outline with the sharper edges.
+                    [i] if clearly_sharper(contrast, kept[i].1) => kept[i] = (quad, contrast),
+                    _ => {}
                 }
             }
         }
+        let mut kept: Vec<Quad> = kept.into_iter().map(|(quad, _)| quad).collect();
         // Reading order: rows of cards top to bottom (rows a card's short side apart), then left to right.
         let row_height = (typical.area / 1.56).sqrt().max(1.0);
         kept.sort_by(|a, b| {
@@ -294,6 +305,16 @@ impl Typical {
 struct Found {
     quad: Quad,
     cut: bool,
+}
+
+/// Whether two quadrilaterals are the same card: one holds the other's centre.
+fn overlap(a: &Quad, b: &Quad) -> bool {
+    a.contains(b.centre()) || b.contains(a.centre())
+}
+
+/// Whether an outline's edges are sharper than another's by enough to replace it.
+fn clearly_sharper(contrast: f32, than: f32) -> bool {
+    contrast >= than + 20.0 && contrast >= 1.25 * than
 }
 
 fn bounds(points: &[imageproc::point::Point<i32>]) -> (i32, i32, i32, i32) {
