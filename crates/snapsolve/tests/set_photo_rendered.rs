@@ -80,82 +80,104 @@ fn sets_by_card(cards: &[Card]) -> Vec<[u8; 3]> {
     sets
 }
 
+/// What the photo path made of one rendered table.
+struct TableScore {
+    /// True cards found where they lie.
+    found: usize,
+    /// Of those, cards named right.
+    right: usize,
+    /// Cards read where no true card lies.
+    false_cards: usize,
+}
+
+/// Renders table `n`, reads it with the default classifier and scores the
+/// reading (a card is found when each corner is within `tolerance` card
+/// widths of the truth); when every card is read right, checks the SETs too.
+fn read_rendered(n: usize, case: &Case, seed: u64, tolerance: f32) -> TableScore {
+    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
+    let truth_cards = seeded_cards(case.cards, seed);
+    let mut spec = TableSpec::new(truth_cards.clone(), case.edition, seed);
+    (spec.width, spec.height) = case.size;
+    spec.columns = case.columns;
+    spec.max_card_turn = case.max_card_turn;
+    spec.gap = case.gap;
+    let table = render_table(&spec);
+    // Through the same decoder as a photo file (PNG: the renderer's camera already added JPEG artefacts).
+    let mut bytes = Vec::new();
+    table
+        .image
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .expect("encoding to memory cannot fail");
+    let photo = decode_table_photo(&bytes, Limits::default()).expect("the rendered table decodes");
+    let reading = read_table(&photo, classifier.as_ref());
+    // To look at the tables: SNAPSOLVE_DEBUG_DIR=dir writes each with the answer drawn.
+    if let Some(dir) = std::env::var_os("SNAPSOLVE_DEBUG_DIR") {
+        let mut picture = photo.image.clone();
+        draw_answer(&mut picture, &reading, 8);
+        let path = std::path::Path::new(&dir).join(format!("rendered-table-{n}.png"));
+        picture.save(&path).expect("the debug folder is writable");
+    }
+
+    // Every true card is found where it lies, each once.
+    let mut used = vec![false; reading.cards.len()];
+    let (mut found, mut right) = (0, 0);
+    for placed in &table.cards {
+        let tolerance = tolerance * card_width(&placed.corners);
+        let hit = reading.cards.iter().enumerate().find(|(i, c)| {
+            !used[*i] && corner_error(&c.stored.corners, &placed.corners) < tolerance
+        });
+        if let Some((i, card)) = hit {
+            used[i] = true;
+            found += 1;
+            right += usize::from(card.card == placed.card);
+        }
+    }
+    eprintln!(
+        "table {n} ({:?}, {} cards, turn {}, gap {}): found {found}, right {right}, read {}",
+        case.edition,
+        case.cards,
+        case.max_card_turn,
+        case.gap,
+        reading.cards.len()
+    );
+    // When every card is read right, the SETs are exactly those of the true cards.
+    let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
+    if right == case.cards && read.len() == case.cards {
+        assert_eq!(sets_by_card(&read), sets_by_card(&truth_cards), "table {n}");
+        // And the positions in `sets` point at those cards.
+        let by_position: Vec<[u8; 3]> = reading
+            .sets
+            .iter()
+            .map(|s| s.map(|i| read[i].index()))
+            .collect();
+        assert_eq!(
+            by_position.len(),
+            sets_by_card(&truth_cards).len(),
+            "table {n}"
+        );
+    }
+    TableScore {
+        found,
+        right,
+        false_cards: used.iter().filter(|u| !**u).count(),
+    }
+}
+
 #[test]
 fn rendered_tables_are_read_end_to_end() {
-    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     let (mut total, mut found, mut right, mut false_cards, mut tables_right) = (0, 0, 0, 0, 0);
     let cases = cases();
     for (n, case) in cases.iter().enumerate() {
-        let seed = 100 + n as u64;
-        let truth_cards = seeded_cards(case.cards, seed);
-        let mut spec = TableSpec::new(truth_cards.clone(), case.edition, seed);
-        (spec.width, spec.height) = case.size;
-        spec.columns = case.columns;
-        spec.max_card_turn = case.max_card_turn;
-        spec.gap = case.gap;
-        let table = render_table(&spec);
-        // Through the same decoder as a photo file (PNG: the renderer's camera already added JPEG artefacts).
-        let mut bytes = Vec::new();
-        table
-            .image
-            .write_to(
-                &mut std::io::Cursor::new(&mut bytes),
-                image::ImageFormat::Png,
-            )
-            .expect("encoding to memory cannot fail");
-        let photo =
-            decode_table_photo(&bytes, Limits::default()).expect("the rendered table decodes");
-        let reading = read_table(&photo, classifier.as_ref());
-        // To look at the tables: SNAPSOLVE_DEBUG_DIR=dir writes each with the answer drawn.
-        if let Some(dir) = std::env::var_os("SNAPSOLVE_DEBUG_DIR") {
-            let mut picture = photo.image.clone();
-            draw_answer(&mut picture, &reading, 8);
-            let path = std::path::Path::new(&dir).join(format!("rendered-table-{n}.png"));
-            picture.save(&path).expect("the debug folder is writable");
-        }
-
-        // Every true card is found where it lies (within 5% of a card width), each once.
-        let mut used = vec![false; reading.cards.len()];
-        let mut read_right = 0;
-        for placed in &table.cards {
-            let tolerance = 0.05 * card_width(&placed.corners);
-            let hit = reading.cards.iter().enumerate().find(|(i, c)| {
-                !used[*i] && corner_error(&c.stored.corners, &placed.corners) < tolerance
-            });
-            if let Some((i, card)) = hit {
-                used[i] = true;
-                found += 1;
-                read_right += usize::from(card.card == placed.card);
-            }
-        }
-        total += table.cards.len();
-        right += read_right;
-        false_cards += used.iter().filter(|u| !**u).count();
-        eprintln!(
-            "table {n} ({:?}, {} cards, turn {}): found {}, right {read_right}, read {}",
-            case.edition,
-            case.cards,
-            case.max_card_turn,
-            used.iter().filter(|u| **u).count(),
-            reading.cards.len()
-        );
-        // When every card is read right, the SETs are exactly those of the true cards.
-        let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
-        if read_right == case.cards && read.len() == case.cards {
-            tables_right += 1;
-            assert_eq!(sets_by_card(&read), sets_by_card(&truth_cards), "table {n}");
-            // And the positions in `sets` point at those cards.
-            let by_position: Vec<[u8; 3]> = reading
-                .sets
-                .iter()
-                .map(|s| s.map(|i| read[i].index()))
-                .collect();
-            assert_eq!(
-                by_position.len(),
-                sets_by_card(&truth_cards).len(),
-                "table {n}"
-            );
-        }
+        // Within 5% of a card width.
+        let score = read_rendered(n, case, 100 + n as u64, 0.05);
+        total += case.cards;
+        found += score.found;
+        right += score.right;
+        false_cards += score.false_cards;
+        tables_right += usize::from(score.right == case.cards && score.false_cards == 0);
     }
     let accuracy = right as f64 / total as f64;
     eprintln!(
@@ -172,4 +194,35 @@ fn rendered_tables_are_read_end_to_end() {
     assert!(false_cards <= 2, "{false_cards} false cards");
     assert!(accuracy >= 0.975, "card accuracy {accuracy:.3}");
     assert!(tables_right >= 9, "{tables_right} tables all right");
+}
+
+/// Cards laid close together, a twentieth of a card apart, slightly turned:
+/// at every threshold level they touch at corners and form one blob, and no
+/// single card shows how large a card is. The card finder's last pass cuts
+/// the thin dark seams between them.
+#[test]
+fn closely_laid_cards_are_parted_at_their_seams() {
+    let (mut total, mut right, mut false_cards) = (0, 0, 0);
+    for (n, edition) in Edition::ALL.into_iter().enumerate() {
+        let case = Case {
+            cards: 12,
+            edition,
+            columns: 4,
+            max_card_turn: 0.05,
+            gap: 0.05,
+            size: (1280, 960),
+        };
+        // Cutting a seam also takes a pixel or two of the card edges beside
+        // it, so corners are held to 12% of a card width here.
+        let score = read_rendered(100 + n, &case, 502, 0.12);
+        total += case.cards;
+        right += score.right;
+        false_cards += score.false_cards;
+    }
+    eprintln!("closely laid: {right} of {total} right, {false_cards} false");
+    // Measured 14 of 24 found and right, 2 more read with a corner off by more
+    // than 12% (without the seam pass: 8 of 24, 0 more). The two middle
+    // columns, which touch along most of their length, are still one blob.
+    assert!(right >= 13, "{right} of {total} right");
+    assert!(false_cards <= 3, "{false_cards} false cards");
 }

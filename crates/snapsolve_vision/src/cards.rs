@@ -14,8 +14,13 @@
 //!    eroded until it falls apart, and each part is grown back and tried again;
 //! 6. a quadrilateral shaped like two cards side by side (cards that overlap,
 //!    which no erosion parts) is cut at the seam between them ([`double`]).
-//! 7. steps 2-6 run at four threshold levels; where levels disagree about a
-//!    card, the outline with the sharper edges wins ([`edges`]).
+//! 7. steps 2-6 run at four threshold levels, and once more with the thin
+//!    dark seams between cards laid close together cut; where passes disagree
+//!    about a card, the outline with the sharper edges wins ([`edges`]).
+//!
+//! The size of a typical card, which every candidate is measured against,
+//! comes from the pass with the most cards of one size; blobs lying inside
+//! another blob's outline (the paper inside an open symbol) never count.
 //!
 //! The quadrilaterals are returned in the coordinates of the photo given.
 
@@ -26,7 +31,7 @@ use image::{GrayImage, Luma, RgbImage};
 use imageproc::geometry::contour_area;
 
 use crate::contours::{outer_contours, outer_contours_above};
-use crate::morphology::{dilate, erode, open_gray};
+use crate::morphology::{close_gray, dilate, erode, open_gray};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
 use crate::threshold::{otsu_level_of, whiteness_with_histogram};
@@ -89,15 +94,27 @@ impl CardFinder {
         let otsu = otsu_level_of(&histogram);
         // Opening commutes with thresholding: one grey opening serves every level.
         let opened = open_gray(&white, 1);
-        let per_level: Vec<Vec<Found>> = LEVEL_FACTORS
+        let mut per_level: Vec<Vec<Found>> = LEVEL_FACTORS
             .iter()
             .map(|factor| {
                 let level = (f32::from(otsu) * factor).round().clamp(1.0, 250.0) as u8;
                 self.find_at_level(&opened, level)
             })
             .collect();
-        // The typical card comes from the first level that finds whole cards.
-        let Some(typical) = per_level.iter().find_map(|found| Typical::of(found)) else {
+        // Last, Otsu's level again with the thin dark seams between cards cut:
+        // cards laid edge to edge, or touching at their corners, are one blob at
+        // every level, and no single card shows how large a card is.
+        let seams_cut = open_gray(&cut_seams(&white), 1);
+        per_level.push(self.find_at_level(&seams_cut, otsu));
+        // The typical card comes from the level with the most whole cards of
+        // one size (the earliest of equals): where cards touch, a level may
+        // find one card and a block of cards that passes for a large card.
+        let Some(typical) = per_level
+            .iter()
+            .filter_map(|found| Typical::of(found))
+            .rev()
+            .max_by_key(|typical| typical.support)
+        else {
             return Vec::new();
         };
         // Each card with its edge contrast (see [`edges`]).
@@ -160,6 +177,29 @@ impl CardFinder {
             let quad = self.card_quad(&points, area);
             candidates.push((points, area, quad, cut));
         }
+        // Paper inside an open symbol is a blob of its own, inside the card's
+        // outline; where the card's outline is no card (cards that touch), it
+        // would pass for a small card.
+        let bounds: Vec<_> = candidates
+            .iter()
+            .map(|(points, ..)| bounds(points))
+            .collect();
+        let nested: Vec<bool> = (0..candidates.len())
+            .map(|i| {
+                let centre = centroid(&candidates[i].0);
+                (0..candidates.len()).any(|j| {
+                    j != i
+                        && candidates[j].1 > candidates[i].1
+                        && within(bounds[j], centre)
+                        && inside_outline(&candidates[j].0, centre)
+                })
+            })
+            .collect();
+        let candidates: Vec<_> = candidates
+            .into_iter()
+            .zip(nested)
+            .filter_map(|(candidate, nested)| (!nested).then_some(candidate))
+            .collect();
         let typical = median(
             candidates
                 .iter()
@@ -256,7 +296,10 @@ impl CardFinder {
                         continue;
                     }
                     let area = contour_area(&points) as f32;
-                    if let Some(quad) = self.card_quad(&points, area) {
+                    // A part must be card-sized: eroding paper with symbols in it
+                    // also breaks off the strips between the symbols.
+                    let card_sized = area >= self.min_relative_area * typical_area;
+                    if let Some(quad) = self.card_quad(&points, area).filter(|_| card_sized) {
                         let offset = [(x0 - pad) as f32, (y0 - pad) as f32];
                         quads.push(quad.map(|p| [p[0] + offset[0], p[1] + offset[1]]));
                     }
@@ -275,14 +318,20 @@ impl CardFinder {
 struct Typical {
     area: f32,
     aspect: f32,
+    /// How many whole cards are within a factor of two of the typical area.
+    support: usize,
 }
 
 impl Typical {
     fn of(found: &[Found]) -> Option<Typical> {
         let whole = || found.iter().filter(|f| !f.cut).map(|f| f.quad);
+        let area = median(whole().map(|q| q.area()).collect())?;
         Some(Typical {
-            area: median(whole().map(|q| q.area()).collect())?,
+            area,
             aspect: median(whole().map(|q| q.aspect()).collect())?,
+            support: whole()
+                .filter(|q| (0.5 * area..=2.0 * area).contains(&q.area()))
+                .count(),
         })
     }
 
@@ -305,6 +354,36 @@ impl Typical {
 struct Found {
     quad: Quad,
     cut: bool,
+}
+
+/// The mean of an outline's points.
+fn centroid(points: &[imageproc::point::Point<i32>]) -> [f32; 2] {
+    let n = points.len().max(1) as f32;
+    let (x, y) = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.x as f32, y + p.y as f32));
+    [x / n, y / n]
+}
+
+/// Whether `p` lies in the box `(x0, y0, x1, y1)`.
+fn within((x0, y0, x1, y1): (i32, i32, i32, i32), p: [f32; 2]) -> bool {
+    p[0] >= x0 as f32 && p[0] <= x1 as f32 && p[1] >= y0 as f32 && p[1] <= y1 as f32
+}
+
+/// Whether `p` lies inside the closed outline (even-odd rule).
+fn inside_outline(outline: &[imageproc::point::Point<i32>], p: [f32; 2]) -> bool {
+    let mut inside = false;
+    for (i, a) in outline.iter().enumerate() {
+        let b = outline[(i + 1) % outline.len()];
+        let (ay, by) = (a.y as f32, b.y as f32);
+        if (ay > p[1]) != (by > p[1]) {
+            let x = a.x as f32 + (p[1] - ay) / (by - ay) * (b.x - a.x) as f32;
+            if p[0] < x {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 /// Whether two quadrilaterals are the same card: one holds the other's centre.
@@ -330,6 +409,27 @@ fn median(mut values: Vec<f32>) -> Option<f32> {
     }
     values.sort_by(f32::total_cmp);
     Some(values[values.len() / 2])
+}
+
+/// Half the width of the widest seam cut by [`cut_seams`], in working pixels.
+const SEAM_RADIUS: u8 = 3;
+/// How much darker than its surroundings a seam must be, in levels of whiteness.
+const SEAM_DEPTH: u8 = 20;
+
+/// The whiteness with thin dark lines (a grey closing takes them away; they
+/// are darker than it by at least [`SEAM_DEPTH`]) set to black: the seams
+/// between cards that touch. Thin dark strokes inside a card go too, which
+/// leaves its outline as it was.
+fn cut_seams(white: &GrayImage) -> GrayImage {
+    let mut cut = close_gray(white, SEAM_RADIUS);
+    for (c, w) in cut.iter_mut().zip(white.iter()) {
+        *c = if c.saturating_sub(*w) > SEAM_DEPTH {
+            0
+        } else {
+            *w
+        };
+    }
+    cut
 }
 
 /// Threshold levels tried, as multiples of Otsu's level, in order of trust.

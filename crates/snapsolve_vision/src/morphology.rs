@@ -1,7 +1,7 @@
 //! Binary morphology on masks (any non-zero pixel is foreground, results are 0/255):
 //! erosion, dilation, opening and closing by a `(2k+1) x (2k+1)` square (the
 //! L∞ ball of radius `k`), and dilation by the L1 ball of radius 1; and grey
-//! erosion, dilation and opening by the same square (minimum and maximum).
+//! erosion, dilation, opening and closing by the same square (minimum and maximum).
 //!
 //! Results are identical to imageproc's `morphology` functions with
 //! `Norm::LInf` (and `dilate` with `Norm::L1, 1`), which go through a distance
@@ -84,6 +84,11 @@ pub fn dilate_gray(image: &GrayImage, k: u8) -> GrayImage {
 /// every level, so several thresholds of one image are opened for the price of one.
 pub fn open_gray(image: &GrayImage, k: u8) -> GrayImage {
     dilate_gray(&erode_gray(image, k), k)
+}
+
+/// Grey closing: dilation then erosion; fills dark details thinner than the square.
+pub fn close_gray(image: &GrayImage, k: u8) -> GrayImage {
+    erode_gray(&dilate_gray(image, k), k)
 }
 
 /// Minimum or maximum (`pick`) over the clipped square, a row pass then a
@@ -291,19 +296,18 @@ mod tests {
     }
 
     #[test]
-    fn grey_opening_then_threshold_is_threshold_then_opening() {
+    fn grey_opening_and_closing_commute_with_thresholds() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
         for _ in 0..200 {
             let (w, h) = (rng.random_range(1..40), rng.random_range(1..40));
             let image = GrayImage::from_fn(w, h, |_, _| Luma([rng.random()]));
             for k in [0, 1, 2, 3] {
-                let opened = open_gray(&image, k);
+                let (opened, closed) = (open_gray(&image, k), close_gray(&image, k));
                 for level in [0, 1, 60, 127, 200, 254, 255] {
-                    assert_eq!(
-                        mask_above(&opened, level),
-                        open(&mask_above(&image, level), k),
-                        "{w}x{h} k {k} level {level}"
-                    );
+                    let mask = mask_above(&image, level);
+                    let what = format!("{w}x{h} k {k} level {level}");
+                    assert_eq!(mask_above(&opened, level), open(&mask, k), "{what}");
+                    assert_eq!(mask_above(&closed, level), close(&mask, k), "{what}");
                 }
             }
         }
