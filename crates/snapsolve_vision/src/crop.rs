@@ -25,10 +25,5 @@ pub fn canonical_card(image: &RgbImage) -> RgbImage {
     } else {
         image.clone()
     };
-    image::imageops::resize(
-        &upright,
-        CARD_CROP_WIDTH,
-        CARD_CROP_HEIGHT,
-        image::imageops::FilterType::Triangle,
-    )
+    crate::resample::resize_triangle(&upright, CARD_CROP_WIDTH, CARD_CROP_HEIGHT)
 }

@@ -1,5 +1,5 @@
 //! Pixels for snapsolve: decoding photos safely, thresholds, contours,
-//! quadrilaterals, perspective warps, crops and drawn overlays.
+//! quadrilaterals, perspective warps, resizing, crops and drawn overlays.
 //!
 //! This crate knows no puzzle rules and no networks: it finds shapes that look
 //! like cards or grids and hands over upright crops.
@@ -13,6 +13,7 @@ pub mod draw;
 pub mod grid;
 pub mod morphology;
 pub mod quad;
+pub mod resample;
 pub mod shrink;
 pub mod threshold;
 pub mod warp;

@@ -8,7 +8,6 @@
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use image::RgbImage;
-use image::imageops::FilterType;
 use snapsolve_nn::set_cards::{CLASSES, Config, HEADS, SetCardNet};
 
 use super::classify::{CardClassifier, CardReading};
@@ -123,7 +122,7 @@ pub fn network_pixels(crop: &RgbImage, config: &Config) -> Vec<u8> {
     if crop.dimensions() == (w, h) {
         return crop.as_raw().clone();
     }
-    image::imageops::resize(crop, w, h, FilterType::Triangle).into_raw()
+    snapsolve_vision::resample::resize_triangle(crop, w, h).into_raw()
 }
 
 /// Turns shrunk crops into a `(batch, 3, height, width)` tensor, each crop
