@@ -26,12 +26,15 @@
 
 mod double;
 mod edges;
+mod nested;
+mod seams;
 
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::geometry::contour_area;
+use imageproc::point::Point;
 
 use crate::contours::{outer_contours, outer_contours_above};
-use crate::morphology::{close_gray, dilate, erode, open_gray};
+use crate::morphology::{dilate, erode, open_gray};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
 use crate::threshold::{otsu_level_of, whiteness_with_histogram};
@@ -104,7 +107,7 @@ impl CardFinder {
         // Last, Otsu's level again with the thin dark seams between cards cut:
         // cards laid edge to edge, or touching at their corners, are one blob at
         // every level, and no single card shows how large a card is.
-        let seams_cut = open_gray(&cut_seams(&white), 1);
+        let seams_cut = open_gray(&seams::cut_seams(&white), 1);
         per_level.push(self.find_at_level(&seams_cut, otsu));
         // The typical card comes from the level with the most whole cards of
         // one size (the earliest of equals): where cards touch, a level may
@@ -180,21 +183,11 @@ impl CardFinder {
         // Paper inside an open symbol is a blob of its own, inside the card's
         // outline; where the card's outline is no card (cards that touch), it
         // would pass for a small card.
-        let bounds: Vec<_> = candidates
+        let outlines: Vec<(&[Point<i32>], f32)> = candidates
             .iter()
-            .map(|(points, ..)| bounds(points))
+            .map(|(points, area, ..)| (points.as_slice(), *area))
             .collect();
-        let nested: Vec<bool> = (0..candidates.len())
-            .map(|i| {
-                let centre = centroid(&candidates[i].0);
-                (0..candidates.len()).any(|j| {
-                    j != i
-                        && candidates[j].1 > candidates[i].1
-                        && within(bounds[j], centre)
-                        && inside_outline(&candidates[j].0, centre)
-                })
-            })
-            .collect();
+        let nested = nested::inside_a_larger_outline(&outlines);
         let candidates: Vec<_> = candidates
             .into_iter()
             .zip(nested)
@@ -227,7 +220,7 @@ impl CardFinder {
     }
 
     /// The quadrilateral of an outline if it looks like one card.
-    fn card_quad(&self, outline: &[imageproc::point::Point<i32>], area: f32) -> Option<Quad> {
+    fn card_quad(&self, outline: &[Point<i32>], area: f32) -> Option<Quad> {
         let quad = fit_quad(outline)?;
         let fill = area / quad.area().max(1.0);
         let aspect = quad.aspect();
@@ -245,7 +238,7 @@ impl CardFinder {
         &self,
         opened: &GrayImage,
         level: u8,
-        blob: &[imageproc::point::Point<i32>],
+        blob: &[Point<i32>],
         typical_area: f32,
     ) -> Vec<Quad> {
         let (x0, y0, x1, y1) = bounds(blob);
@@ -256,9 +249,9 @@ impl CardFinder {
         );
         // Only the blob itself, filled, in a small canvas of its own.
         let mut own = GrayImage::new(w, h);
-        let polygon: Vec<imageproc::point::Point<i32>> = blob
+        let polygon: Vec<Point<i32>> = blob
             .iter()
-            .map(|p| imageproc::point::Point::new(p.x - x0 + pad, p.y - y0 + pad))
+            .map(|p| Point::new(p.x - x0 + pad, p.y - y0 + pad))
             .collect();
         imageproc::drawing::draw_polygon_mut(&mut own, &polygon, Luma([255]));
         for (x, y, p) in own.enumerate_pixels_mut() {
@@ -356,36 +349,6 @@ struct Found {
     cut: bool,
 }
 
-/// The mean of an outline's points.
-fn centroid(points: &[imageproc::point::Point<i32>]) -> [f32; 2] {
-    let n = points.len().max(1) as f32;
-    let (x, y) = points
-        .iter()
-        .fold((0.0, 0.0), |(x, y), p| (x + p.x as f32, y + p.y as f32));
-    [x / n, y / n]
-}
-
-/// Whether `p` lies in the box `(x0, y0, x1, y1)`.
-fn within((x0, y0, x1, y1): (i32, i32, i32, i32), p: [f32; 2]) -> bool {
-    p[0] >= x0 as f32 && p[0] <= x1 as f32 && p[1] >= y0 as f32 && p[1] <= y1 as f32
-}
-
-/// Whether `p` lies inside the closed outline (even-odd rule).
-fn inside_outline(outline: &[imageproc::point::Point<i32>], p: [f32; 2]) -> bool {
-    let mut inside = false;
-    for (i, a) in outline.iter().enumerate() {
-        let b = outline[(i + 1) % outline.len()];
-        let (ay, by) = (a.y as f32, b.y as f32);
-        if (ay > p[1]) != (by > p[1]) {
-            let x = a.x as f32 + (p[1] - ay) / (by - ay) * (b.x - a.x) as f32;
-            if p[0] < x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
-}
-
 /// Whether two quadrilaterals are the same card: one holds the other's centre.
 fn overlap(a: &Quad, b: &Quad) -> bool {
     a.contains(b.centre()) || b.contains(a.centre())
@@ -396,7 +359,7 @@ fn clearly_sharper(contrast: f32, than: f32) -> bool {
     contrast >= than + 20.0 && contrast >= 1.25 * than
 }
 
-fn bounds(points: &[imageproc::point::Point<i32>]) -> (i32, i32, i32, i32) {
+fn bounds(points: &[Point<i32>]) -> (i32, i32, i32, i32) {
     points.iter().fold(
         (i32::MAX, i32::MAX, i32::MIN, i32::MIN),
         |(x0, y0, x1, y1), p| (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y)),
@@ -409,27 +372,6 @@ fn median(mut values: Vec<f32>) -> Option<f32> {
     }
     values.sort_by(f32::total_cmp);
     Some(values[values.len() / 2])
-}
-
-/// Half the width of the widest seam cut by [`cut_seams`], in working pixels.
-const SEAM_RADIUS: u8 = 3;
-/// How much darker than its surroundings a seam must be, in levels of whiteness.
-const SEAM_DEPTH: u8 = 20;
-
-/// The whiteness with thin dark lines (a grey closing takes them away; they
-/// are darker than it by at least [`SEAM_DEPTH`]) set to black: the seams
-/// between cards that touch. Thin dark strokes inside a card go too, which
-/// leaves its outline as it was.
-fn cut_seams(white: &GrayImage) -> GrayImage {
-    let mut cut = close_gray(white, SEAM_RADIUS);
-    for (c, w) in cut.iter_mut().zip(white.iter()) {
-        *c = if c.saturating_sub(*w) > SEAM_DEPTH {
-            0
-        } else {
-            *w
-        };
-    }
-    cut
 }
 
 /// Threshold levels tried, as multiples of Otsu's level, in order of trust.
