@@ -6,36 +6,55 @@
 use std::path::Path;
 
 use snapsolve::data::shared_data_or_skip;
+use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::eval::{evaluate_photos, parse_photo_labels};
 use snapsolve::set_photo::{CardClassifier, FeaturesClassifier, NetworkClassifier};
 
-/// Reads every labelled photo and checks the share of cards right per deck,
-/// that every card is found on both decks, and that no false card is reported.
-fn check_photos(root: &Path, classifier: &dyn CardClassifier, std_floor: f64, alt_floor: f64) {
+/// Floors for one reading of every labelled photo.
+struct Floors {
+    std: f64,
+    alt: f64,
+    false_cards: usize,
+}
+
+/// Reads every labelled photo (spoilt by `distortion`, if given) and checks
+/// the share of cards right per deck, that every card is found on both decks,
+/// and the number of false cards.
+fn check_photos(
+    root: &Path,
+    classifier: &dyn CardClassifier,
+    distortion: Option<Distortion>,
+    floors: Floors,
+) {
     let text = std::fs::read_to_string(root.join("set/photos.jsonl"))
         .expect("set/photos.jsonl is readable");
     let labels = parse_photo_labels(&text).expect("labels parse");
-    let scores = evaluate_photos(&labels, root, classifier);
+    let scores = evaluate_photos(&labels, root, classifier, distortion);
     let std = &scores["std"];
     let alt = &scores["alt_rect_dotted"];
-    eprintln!("std {std:?}\nalt {alt:?}");
+    eprintln!("{distortion:?}\nstd {std:?}\nalt {alt:?}");
     assert!(
-        std.card_accuracy() >= std_floor,
-        "std deck: {:.3}",
+        std.card_accuracy() >= floors.std,
+        "{distortion:?} std deck: {:.3}",
         std.card_accuracy()
     );
     assert!(
-        alt.card_accuracy() >= alt_floor,
-        "alternate deck: {:.3}",
+        alt.card_accuracy() >= floors.alt,
+        "{distortion:?} alternate deck: {:.3}",
         alt.card_accuracy()
     );
     assert!(
         std.missed == 0 && alt.missed == 0,
-        "missed {} + {}",
+        "{distortion:?} missed {} + {}",
         std.missed,
         alt.missed
     );
-    assert_eq!(std.false_cards + alt.false_cards, 0, "false cards");
+    assert!(
+        std.false_cards + alt.false_cards <= floors.false_cards,
+        "{distortion:?} false cards {} + {}",
+        std.false_cards,
+        alt.false_cards
+    );
 }
 
 #[test]
@@ -46,7 +65,12 @@ fn network_reader_keeps_its_accuracy_on_the_shared_photos() {
     };
     let network = NetworkClassifier::embedded().expect("embedded weights load");
     // Measured 99.8% (440/441) and 100% (375/375) when set.
-    check_photos(&root, &network, 0.995, 0.995);
+    let floors = Floors {
+        std: 0.995,
+        alt: 0.995,
+        false_cards: 0,
+    };
+    check_photos(&root, &network, None, floors);
 }
 
 #[test]
@@ -56,5 +80,32 @@ fn features_reader_keeps_its_accuracy_on_the_shared_photos() {
         return;
     };
     // Measured 98.2% (433/441) and 98.7% (370/375) when set.
-    check_photos(&root, &FeaturesClassifier, 0.975, 0.975);
+    let floors = Floors {
+        std: 0.975,
+        alt: 0.975,
+        false_cards: 0,
+    };
+    check_photos(&root, &FeaturesClassifier, None, floors);
+}
+
+#[test]
+fn network_reader_copes_with_spoilt_photos() {
+    let Some(root) = shared_data_or_skip("network_reader_copes_with_spoilt_photos") else {
+        return;
+    };
+    let network = NetworkClassifier::embedded().expect("embedded weights load");
+    // Measured when set (std / alternate, false cards): warm, cold, dark 99.8% / 100%
+    // (cold 1 false); small 100% / 100% (1 false); turned 99.8% / 99.7%; jpeg 100% / 97.6% (3 false).
+    for distortion in Distortion::ALL {
+        let (alt, false_cards) = match distortion {
+            Distortion::Jpeg => (0.97, 4),
+            _ => (0.995, 2),
+        };
+        let floors = Floors {
+            std: 0.995,
+            alt,
+            false_cards,
+        };
+        check_photos(&root, &network, Some(distortion), floors);
+    }
 }

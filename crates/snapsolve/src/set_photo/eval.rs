@@ -14,6 +14,7 @@ use snapsolve_set::{Attribute, Card};
 use snapsolve_vision::Limits;
 
 use super::classify::CardClassifier;
+use super::distort::Distortion;
 use super::read_card_image;
 use super::table::{read_table, read_table_photo};
 
@@ -135,11 +136,12 @@ fn multiset_overlap(a: impl Iterator<Item = u8>, b: impl Iterator<Item = u8>) ->
     overlap
 }
 
-/// Reads every labelled photo and scores it.
+/// Reads every labelled photo, spoilt by `distortion` if one is given, and scores it.
 pub fn evaluate_photos(
     labels: &[PhotoLabel],
     root: &Path,
     classifier: &dyn CardClassifier,
+    distortion: Option<Distortion>,
 ) -> Scores {
     let mut scores = Scores::new();
     for label in labels {
@@ -154,6 +156,10 @@ pub fn evaluate_photos(
                 score.missed += label.cards.len();
                 continue;
             }
+        };
+        let photo = match distortion {
+            Some(distortion) => distortion.apply(photo),
+            None => photo,
         };
         let reading = read_table(&photo, classifier);
         score.millis.push(start.elapsed().as_secs_f64() * 1e3);

@@ -2,6 +2,7 @@
 //! [`CardClassifier`], then solved by `snapsolve_set`.
 
 pub mod classify;
+pub mod distort;
 pub mod eval;
 pub mod example;
 pub mod features;

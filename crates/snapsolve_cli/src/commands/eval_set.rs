@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
+use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::eval::{
     Scores, evaluate_crops, evaluate_photos, parse_crop_labels, parse_photo_labels,
 };
@@ -29,6 +30,17 @@ pub struct EvalArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Photos only: spoil every photo before reading it (warm, cold, dark,
+    /// small, turned, jpeg), to see how the reader copes.
+    #[arg(long, value_name = "NAME", value_parser = distortion_name)]
+    distort: Option<Distortion>,
+}
+
+fn distortion_name(name: &str) -> Result<Distortion, String> {
+    Distortion::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Distortion::ALL.iter().map(|d| d.name()).collect();
+        format!("no distortion {name:?}; there are {}", names.join(", "))
+    })
 }
 
 /// Runs the photo evaluation (`photos`) or the crop one.
@@ -39,8 +51,11 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
     let scores = if photos {
         let mut labels = parse_photo_labels(&text).map_err(CliError::usage)?;
         labels.retain(|l| keep(&l.image));
-        evaluate_photos(&labels, &args.root, classifier.as_ref())
+        evaluate_photos(&labels, &args.root, classifier.as_ref(), args.distort)
     } else {
+        if args.distort.is_some() {
+            return Err(CliError::usage("--distort applies to photos, not crops"));
+        }
         let mut labels = parse_crop_labels(&text).map_err(CliError::usage)?;
         labels.retain(|l| keep(&l.image));
         evaluate_crops(&labels, &args.root, classifier.as_ref())
