@@ -186,7 +186,7 @@ fn rendered_tables_are_read_end_to_end() {
         100.0 * accuracy
     );
     // Floors just under what this test measured with the default (network)
-    // classifier: found 143/144, 1 false, 142/144 right (98.6%), 10 tables all
+    // classifier: found 143/144, 1 false, 143/144 right (99.3%), 11 tables all
     // right. The miss is a card whose quadrilateral took in bright clutter
     // touching it at every threshold level. One card of slack: the network's
     // float sums may round differently on another CPU.

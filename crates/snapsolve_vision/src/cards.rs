@@ -54,6 +54,9 @@ pub struct CardFinder {
     pub min_fill: f32,
     /// Cards smaller than this fraction of the median card are dropped (specks, far clutter).
     pub min_relative_area: f32,
+    /// Smallest ratio of two opposite sides (perspective shortens the far side
+    /// of a card, never to a point: a near-triangle is a patch of something else).
+    pub min_opposite_ratio: f32,
 }
 
 impl Default for CardFinder {
@@ -65,6 +68,7 @@ impl Default for CardFinder {
             aspect: (1.2, 2.1),
             min_fill: 0.88,
             min_relative_area: 0.5,
+            min_opposite_ratio: 0.5,
         }
     }
 }
@@ -224,7 +228,11 @@ impl CardFinder {
         let quad = fit_quad(outline)?;
         let fill = area / quad.area().max(1.0);
         let aspect = quad.aspect();
+        let [a, b, c, d] = quad.side_lengths();
+        let opposite_ratio =
+            (a.min(c) / a.max(c).max(f32::EPSILON)).min(b.min(d) / b.max(d).max(f32::EPSILON));
         let ok = quad.is_convex()
+            && opposite_ratio >= self.min_opposite_ratio
             && fill >= self.min_fill
             && fill <= 1.1
             && aspect >= self.aspect.0
@@ -380,4 +388,37 @@ const LEVEL_FACTORS: [f32; 4] = [1.0, 0.75, 1.25, 0.5];
 /// Finds cards with the default settings (see [`CardFinder`]).
 pub fn find_cards(image: &RgbImage) -> Vec<Quad> {
     CardFinder::default().find(image)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+    use imageproc::drawing::draw_polygon_mut;
+
+    /// A dark table with white paper polygons on it.
+    fn table(polygons: &[&[(i32, i32)]]) -> RgbImage {
+        let mut image = RgbImage::from_pixel(400, 300, Rgb([40, 60, 40]));
+        for polygon in polygons {
+            let points: Vec<Point<i32>> = polygon.iter().map(|&(x, y)| Point::new(x, y)).collect();
+            draw_polygon_mut(&mut image, &points, Rgb([235, 235, 230]));
+        }
+        image
+    }
+
+    #[test]
+    fn a_card_in_perspective_is_found_and_a_near_triangle_is_not() {
+        // A card seen tilted: the far side 70% of the near one.
+        let card: &[(i32, i32)] = &[(60, 60), (130, 60), (145, 170), (45, 170)];
+        // A bright patch of a card's size and proportions, but with a side a
+        // quarter of the one opposite.
+        let patch: &[(i32, i32)] = &[(250, 80), (280, 80), (320, 180), (210, 180)];
+        let found = find_cards(&table(&[card, patch]));
+        assert_eq!(found.len(), 1, "{found:?}");
+        let centre = found[0].centre();
+        assert!(
+            (centre[0] - 95.0).abs() < 5.0 && (centre[1] - 115.0).abs() < 5.0,
+            "{centre:?}"
+        );
+    }
 }
