@@ -97,9 +97,10 @@ fn network_reader_copes_with_spoilt_photos() {
     // Measured when set (std / alternate, false cards): warm, cold, dark 99.8% / 100%
     // (cold 1 false); small 100% / 100% (1 false); turned 99.8% / 99.7%; jpeg 100% / 97.6% (2 false).
     for distortion in Distortion::ALL {
+        // A card or two of slack: the network's float sums may round differently on another CPU.
         let (alt, false_cards) = match distortion {
             Distortion::Jpeg => (0.97, 4),
-            _ => (0.995, 2),
+            _ => (0.99, 2),
         };
         let floors = Floors {
             std: 0.995,
