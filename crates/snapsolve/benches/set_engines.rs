@@ -15,7 +15,7 @@ mod layouts;
 
 use divan::{Bencher, black_box};
 use snapsolve_set::Layout;
-use snapsolve_set::finders::{SetFinder, find_sets_brute};
+use snapsolve_set::finders::SetFinder;
 
 const SEED: u64 = 2026;
 const LAYOUTS: usize = 64;
@@ -35,13 +35,8 @@ fn engine(name: &str) -> &'static dyn SetFinder {
 
 fn bench_engine(bencher: Bencher, name: &str, n: usize) {
     let finder = engine(name);
-    // The first LAYOUTS of the benchmark's 1,000 layouts of this size.
-    let mut layouts: Vec<Layout> = layouts::seeded_layouts(SEED, n, 1000);
-    layouts.truncate(LAYOUTS);
-    for layout in &layouts {
-        let found = finder.find_sets(layout).expect("engine runs");
-        assert_eq!(found, find_sets_brute(layout.cards()), "{name}");
-    }
+    // The first LAYOUTS of the finders benchmark's 1,000 layouts of this size.
+    let layouts: Vec<Layout> = layouts::checked_layouts(SEED, n, LAYOUTS, finder);
     let mut next = 0;
     bencher
         .with_inputs(|| {

@@ -1,7 +1,8 @@
 //! Time for the SAT engine to find every SET of one random layout.
 //!
-//! Protocol: 64 layouts per size drawn from a fixed seed; each is checked
-//! against the plain triple check before timing; every timed iteration solves
+//! Protocol: 64 layouts per size drawn from a fixed seed (the ones `snapsolve`'s
+//! `set_engines` bench uses); each is checked against the plain triple check
+//! before timing; every timed iteration solves
 //! the next layout in turn (encoding, CaDiCaL set-up, one call per SET plus the
 //! final UNSAT call). Beside it, the same enumeration with CaDiCaL in its
 //! default configuration, the setting the engine moved away from.
@@ -9,40 +10,30 @@
 
 use std::cell::Cell;
 
+#[path = "../../snapsolve_set/tests/support/layouts.rs"]
+mod layouts;
+
 use divan::Bencher;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rustsat::solvers::{Solve, SolverResult};
 use rustsat::types::{Clause, TernaryVal};
 use rustsat_cadical::CaDiCaL;
 use snapsolve_sat::{SatEngine, SetCnf};
+use snapsolve_set::Layout;
 use snapsolve_set::finders::{SetFinder, find_sets_brute};
-use snapsolve_set::{Card, Layout};
 
 fn main() {
     divan::main();
 }
 
-/// 64 random layouts of `cards` cards, each checked against the plain finder.
-fn checked_layouts(cards: usize, engine: &dyn SetFinder) -> Vec<Layout> {
-    let mut rng = StdRng::seed_from_u64(cards as u64);
-    (0..64)
-        .map(|_| {
-            let mut deck: Vec<Card> = Card::all().collect();
-            deck.shuffle(&mut rng);
-            deck.truncate(cards);
-            let layout = Layout::new(deck).expect("distinct cards");
-            let found = engine.find_sets(&layout).expect("solver runs");
-            assert_eq!(found, find_sets_brute(layout.cards()));
-            layout
-        })
-        .collect()
+/// The 64 layouts of each size that `snapsolve`'s `set_engines` bench times
+/// (seed 2026, ChaCha8), each checked against the plain finder.
+fn checked_layouts(cards: usize) -> Vec<Layout> {
+    layouts::checked_layouts(2026, cards, 64, &SatEngine)
 }
 
 #[divan::bench(args = [12, 15, 18, 21])]
 fn sat(bencher: Bencher, cards: usize) {
-    let layouts = checked_layouts(cards, &SatEngine);
+    let layouts = checked_layouts(cards);
     let next = Cell::new(0);
     bencher.bench_local(|| {
         let layout = &layouts[next.get() % layouts.len()];
@@ -71,7 +62,7 @@ fn count_sets_default_config(layout: &Layout) -> usize {
 
 #[divan::bench(args = [12, 15, 18, 21])]
 fn sat_cadical_default_config(bencher: Bencher, cards: usize) {
-    let layouts = checked_layouts(cards, &SatEngine);
+    let layouts = checked_layouts(cards);
     for layout in &layouts {
         assert_eq!(
             count_sets_default_config(layout),

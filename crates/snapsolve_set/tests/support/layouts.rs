@@ -9,6 +9,7 @@ use rand::Rng;
 use rand::seq::{SliceRandom, index};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
+use snapsolve_set::finders::{SetFinder, find_sets_brute};
 use snapsolve_set::{Card, Layout};
 
 /// The seeded generator every consumer starts from.
@@ -30,6 +31,18 @@ pub fn seeded_layouts(seed: u64, n: usize, count: usize) -> Vec<Layout> {
     (0..count)
         .map(|_| Layout::new(random_cards(&mut rng, n)).expect("distinct by construction"))
         .collect()
+}
+
+/// The first `count` of [`seeded_layouts`], each answered by `engine` and
+/// checked against the plain triple check (the benchmarks time only engines
+/// that are right on their inputs).
+pub fn checked_layouts(seed: u64, n: usize, count: usize, engine: &dyn SetFinder) -> Vec<Layout> {
+    let layouts = seeded_layouts(seed, n, count);
+    for layout in &layouts {
+        let found = engine.find_sets(layout).expect("engine runs");
+        assert_eq!(found, find_sets_brute(layout.cards()), "{}", engine.name());
+    }
+    layouts
 }
 
 /// A SET-free layout grown greedily from a shuffled deck: each card is kept
