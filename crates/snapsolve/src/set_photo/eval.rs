@@ -54,6 +54,28 @@ impl EditionScore {
         self.attribute_right[index] as f64 / self.cards.max(1) as f64
     }
 
+    /// Counts the cards read from one item against its true cards (compared
+    /// as multisets: labels give no positions); true when all are right, with
+    /// none missing or extra.
+    fn tally(&mut self, read: &[Card], truth: &[Card]) -> bool {
+        let found = read.len().min(truth.len());
+        self.found += found;
+        self.missed += truth.len() - found;
+        self.false_cards += read.len().saturating_sub(truth.len());
+        let right = multiset_overlap(
+            read.iter().map(|c| c.index()),
+            truth.iter().map(|c| c.index()),
+        );
+        self.right += right;
+        for (a, attribute) in Attribute::ALL.iter().enumerate() {
+            self.attribute_right[a] += multiset_overlap(
+                read.iter().map(|c| c.value(*attribute)),
+                truth.iter().map(|c| c.value(*attribute)),
+            );
+        }
+        right == truth.len() && read.len() == truth.len()
+    }
+
     /// Median milliseconds per item.
     pub fn median_millis(&self) -> f64 {
         let mut m = self.millis.clone();
@@ -164,22 +186,7 @@ pub fn evaluate_photos(
         let reading = read_table(&photo, classifier);
         score.millis.push(start.elapsed().as_secs_f64() * 1e3);
         let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
-        let found = read.len().min(label.cards.len());
-        score.found += found;
-        score.missed += label.cards.len() - found;
-        score.false_cards += read.len().saturating_sub(label.cards.len());
-        let right = multiset_overlap(
-            read.iter().map(|c| c.index()),
-            label.cards.iter().map(|c| c.index()),
-        );
-        score.right += right;
-        for (a, attribute) in Attribute::ALL.iter().enumerate() {
-            score.attribute_right[a] += multiset_overlap(
-                read.iter().map(|c| c.value(*attribute)),
-                label.cards.iter().map(|c| c.value(*attribute)),
-            );
-        }
-        if right == label.cards.len() && read.len() == label.cards.len() {
+        if score.tally(&read, &label.cards) {
             score.tables_right += 1;
         }
     }
@@ -244,13 +251,7 @@ pub fn evaluate_crops(
             continue;
         };
         score.millis.push(start.elapsed().as_secs_f64() * 1e3);
-        score.found += 1;
-        let card = reading.card();
-        score.right += usize::from(card == label.card);
-        for (a, attribute) in Attribute::ALL.iter().enumerate() {
-            score.attribute_right[a] +=
-                usize::from(card.value(*attribute) == label.card.value(*attribute));
-        }
+        score.tally(&[reading.card()], &[label.card]);
     }
     scores
 }
