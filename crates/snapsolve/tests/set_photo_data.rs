@@ -79,7 +79,7 @@ fn features_reader_keeps_its_accuracy_on_the_shared_photos() {
     else {
         return;
     };
-    // Measured 98.2% (433/441) and 98.7% (370/375) when set.
+    // Measured 98.2% (433/441) and 98.4% (369/375) when set.
     let floors = Floors {
         std: 0.975,
         alt: 0.975,
@@ -94,12 +94,12 @@ fn network_reader_copes_with_spoilt_photos() {
         return;
     };
     let network = NetworkClassifier::embedded().expect("embedded weights load");
-    // Measured when set (std / alternate, false cards): warm, cold, dark 99.8% / 100%
-    // (cold 1 false); small 100% / 100% (1 false); turned 99.8% / 99.7%; jpeg 100% / 97.6% (2 false).
+    // Measured when set (std / alternate, false cards): warm, cold, dark, turned 99.8% / 100%
+    // (cold 1 false); small and jpeg 100% / 100%; no card missed.
     for distortion in Distortion::ALL {
         // A card or two of slack: the network's float sums may round differently on another CPU.
         let (alt, false_cards) = match distortion {
-            Distortion::Jpeg => (0.97, 4),
+            Distortion::Jpeg => (0.98, 2),
             _ => (0.99, 2),
         };
         let floors = Floors {

@@ -220,9 +220,10 @@ fn closely_laid_cards_are_parted_at_their_seams() {
         false_cards += score.false_cards;
     }
     eprintln!("closely laid: {right} of {total} right, {false_cards} false");
-    // Measured 14 of 24 found and right, 2 more read with a corner off by more
-    // than 12% (without the seam pass: 8 of 24, 0 more). The two middle
-    // columns, which touch along most of their length, are still one blob.
-    assert!(right >= 13, "{right} of {total} right");
-    assert!(false_cards <= 3, "{false_cards} false cards");
+    // Measured 12 of 24 found and right, none read elsewhere (without the seam
+    // pass: 8 of 24; with it but before the white balance on the brightest
+    // pixels: 14, and 2 read with a corner off by more than 12%). The two
+    // middle columns, which touch along most of their length, are still one blob.
+    assert!(right >= 11, "{right} of {total} right");
+    assert!(false_cards <= 2, "{false_cards} false cards");
 }

@@ -3,8 +3,10 @@
 //! Steps (seed 000, adapted to real tables):
 //! 1. shrink the photo to about a megapixel ([`crate::shrink`]); cards stay
 //!    tens of pixels wide even with 21 on the table;
-//! 2. take the darkest channel ("whiteness") and threshold it with Otsu, so
-//!    dark cloth, grey cushions and saturated wood all fall below white paper;
+//! 2. take the darkest channel ("whiteness", after a white balance on the
+//!    brightest pixels, so that a cold or warm cast does not lower the paper's
+//!    weakest channel) and threshold it with Otsu, so dark cloth, grey cushions
+//!    and saturated wood all fall below white paper;
 //! 3. open the mask a little to cut the thin bridges between touching cards
 //!    (a grey opening of the whiteness, which equals opening every mask cut from it);
 //! 4. fit a quadrilateral to every outer contour ([`crate::quad::fit_quad`]) and
@@ -37,7 +39,7 @@ use crate::contours::{outer_contours, outer_contours_above};
 use crate::morphology::{dilate, erode, open_gray};
 use crate::quad::{Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
-use crate::threshold::{otsu_level_of, whiteness_with_histogram};
+use crate::threshold::{balanced_whiteness_with_histogram, otsu_level_of};
 
 /// What counts as a card, and how hard to look.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,7 +99,7 @@ impl CardFinder {
     /// (one of them took in a bright patch beside the card): the outline with
     /// clearly sharper edges all round wins ([`edges`]).
     fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
-        let (white, histogram) = whiteness_with_histogram(image);
+        let (white, histogram) = balanced_whiteness_with_histogram(image);
         let otsu = otsu_level_of(&histogram);
         // Opening commutes with thresholding: one grey opening serves every level.
         let opened = open_gray(&white, 1);
