@@ -17,19 +17,16 @@ pub fn whiteness(image: &RgbImage) -> GrayImage {
 
 /// [`whiteness`] and its histogram, in one pass over the photo.
 pub fn whiteness_with_histogram(image: &RgbImage) -> (GrayImage, Histogram) {
-    let mut histogram = [0u32; 256];
-    let raw: Vec<u8> = image
-        .as_raw()
-        .chunks_exact(3)
-        .map(|p| {
-            let v = p[0].min(p[1]).min(p[2]);
-            histogram[usize::from(v)] += 1;
-            v
-        })
-        .collect();
-    let white = GrayImage::from_raw(image.width(), image.height(), raw)
-        .unwrap_or_else(|| unreachable!("one byte per pixel"));
-    (white, histogram)
+    const IDENTITY: [u8; 256] = {
+        let mut lut = [0u8; 256];
+        let mut v = 0;
+        while v < 256 {
+            lut[v] = v as u8;
+            v += 1;
+        }
+        lut
+    };
+    weakest_channel(image, &[IDENTITY; 3])
 }
 
 /// [`whiteness_with_histogram`] after a white balance on the brightest
@@ -69,6 +66,12 @@ pub fn balanced_whiteness_with_histogram(image: &RgbImage) -> (GrayImage, Histog
         let gain = (top / bright[c]).clamp(1.0, 2.0);
         std::array::from_fn(|v| (v as f32 * gain).round().min(255.0) as u8)
     });
+    weakest_channel(image, &luts)
+}
+
+/// The weakest of each pixel's three channels, each first mapped through its
+/// lookup table, and the histogram of the result, in one pass.
+fn weakest_channel(image: &RgbImage, luts: &[[u8; 256]; 3]) -> (GrayImage, Histogram) {
     let mut histogram = [0u32; 256];
     let raw: Vec<u8> = image
         .as_raw()

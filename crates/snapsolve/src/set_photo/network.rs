@@ -74,11 +74,21 @@ impl NetworkClassifier {
         }
     }
 
-    /// Per-attribute probabilities for crops already brought to [`reading_pixels`].
+    /// Per-attribute probabilities for crops already shrunk by [`network_pixels`];
+    /// each is white-balanced on its paper first ([`paper_white_balance`]).
     pub fn read_pixels(&self, pixels: &[&[u8]]) -> candle_core::Result<Vec<CardReading>> {
         let mut readings = Vec::with_capacity(pixels.len());
         for chunk in pixels.chunks(BATCH) {
-            let input = input_tensor(chunk, &self.config)?;
+            let balanced: Vec<Vec<u8>> = chunk
+                .iter()
+                .map(|p| {
+                    let mut p = p.to_vec();
+                    paper_white_balance(&mut p);
+                    p
+                })
+                .collect();
+            let refs: Vec<&[u8]> = balanced.iter().map(Vec::as_slice).collect();
+            let input = input_tensor(&refs, &self.config)?;
             let logits = self.net.forward(&input)?;
             let probs = snapsolve_nn::train_stream::multi_head_softmax(&logits, HEADS, CLASSES)?;
             for row in probs.to_vec3::<f32>()? {
@@ -100,7 +110,7 @@ impl CardClassifier for NetworkClassifier {
     fn classify(&self, crops: &[RgbImage]) -> Vec<CardReading> {
         let pixels: Vec<Vec<u8>> = crops
             .iter()
-            .map(|c| reading_pixels(c, &self.config))
+            .map(|c| network_pixels(c, &self.config))
             .collect();
         let refs: Vec<&[u8]> = pixels.iter().map(Vec::as_slice).collect();
         // A failed forward pass leaves every attribute undecided (confidence 1/81),
@@ -123,14 +133,6 @@ pub fn network_pixels(crop: &RgbImage, config: &Config) -> Vec<u8> {
         return crop.as_raw().clone();
     }
     snapsolve_vision::resample::resize_triangle(crop, w, h).into_raw()
-}
-
-/// What the network reads a crop from: shrunk ([`network_pixels`]) and
-/// white-balanced on its paper ([`paper_white_balance`]).
-pub fn reading_pixels(crop: &RgbImage, config: &Config) -> Vec<u8> {
-    let mut pixels = network_pixels(crop, config);
-    paper_white_balance(&mut pixels);
-    pixels
 }
 
 /// Scales the three channels so that the card's paper, its whitest 30% of

@@ -23,9 +23,7 @@ use snapsolve_synth::{Edition, render_crop};
 use snapsolve_vision::Limits;
 use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH};
 
-use crate::set_photo::network::{
-    NetworkClassifier, input_tensor, network_pixels, paper_white_balance,
-};
+use crate::set_photo::network::{NetworkClassifier, input_tensor, network_pixels};
 use crate::set_photo::read_card_image;
 
 /// What to train and where to put it.
@@ -482,16 +480,8 @@ pub fn score_by_edition(
         if group.is_empty() {
             continue;
         }
-        // As a crop is read at run time: white-balanced on its paper.
-        let balanced: Vec<Vec<u8>> = group
-            .iter()
-            .map(|c| {
-                let mut pixels = c.sample.pixels.clone();
-                paper_white_balance(&mut pixels);
-                pixels
-            })
-            .collect();
-        let refs: Vec<&[u8]> = balanced.iter().map(Vec::as_slice).collect();
+        // Read as at run time (`read_pixels` white-balances each crop).
+        let refs: Vec<&[u8]> = group.iter().map(|c| c.sample.pixels.as_slice()).collect();
         let readings = classifier.read_pixels(&refs)?;
         let mut score = Score {
             crops: group.len(),
