@@ -11,7 +11,7 @@ use snapsolve_set::finders::{SetFinder, all_finders};
 /// Every engine a user can pick with `--engine`, by name, in the order of
 /// issue 2 (brute, pairs, group, fast, sat, ilp); `fast` is the default.
 pub fn engines() -> Vec<&'static dyn SetFinder> {
-    let solver_backed: [&'static dyn SetFinder; 2] = [&SatEngine, &IlpEngine];
+    let solver_backed: [&'static dyn SetFinder; 2] = [&SatEngine::PREFERRED, &IlpEngine::PREFERRED];
     all_finders().into_iter().chain(solver_backed).collect()
 }
 

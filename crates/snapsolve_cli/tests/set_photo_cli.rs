@@ -35,18 +35,26 @@ fn encoded(image: &RgbImage, format: ImageFormat) -> Vec<u8> {
     bytes
 }
 
-/// Runs `set photo PATH` and checks it fails with exit 1 and a message containing `says`.
+/// Runs every command that reads a photo on PATH and checks each fails the
+/// same way: exit 2 (bad input) and a message containing `says`.
 fn refused(path: &Path, says: &str) {
-    let output = snapsolve(&["set", "photo", path.to_str().expect("utf-8 path"), "--json"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{path:?}: {stderr}");
-    assert!(stderr.contains(says), "{path:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(output.stdout.is_empty(), "no answer for a bad file");
+    let path_arg = path.to_str().expect("utf-8 path");
+    for command in [["set", "photo"], ["set", "card"], ["sudoku", "photo"]] {
+        let output = snapsolve(&[command[0], command[1], path_arg, "--json"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{command:?} {path:?}: {stderr}"
+        );
+        assert!(stderr.contains(says), "{command:?} {path:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(output.stdout.is_empty(), "no answer for a bad file");
+    }
 }
 
 #[test]
-fn bad_files_get_a_clear_error_and_exit_1() {
+fn bad_files_get_a_clear_error_and_exit_2_from_every_photo_command() {
     refused(&write("empty.jpg", b""), "the image file is empty");
     refused(
         &write("text.jpg", b"a shopping list, not a photo\n"),

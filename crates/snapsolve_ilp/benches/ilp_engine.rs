@@ -2,11 +2,12 @@
 //!
 //! Protocol: 64 layouts per size drawn from a fixed seed (the ones `snapsolve`'s
 //! `set_engines` bench uses); each is checked against the plain triple check
-//! before timing; every timed iteration solves
-//! the next layout in turn (model, one HiGHS solve per SET plus the infeasible
-//! one, cuts added to one HiGHS instance). Beside it, the same enumeration
-//! rebuilding the HiGHS model from scratch for every solve, the way the engine
-//! worked before it kept its instance. Run: `cargo bench -p snapsolve_ilp`.
+//! before timing; every timed iteration solves the next layout in turn (model,
+//! one solve per SET plus the infeasible one, cuts added to one solver
+//! instance), on each solver of the build: microlp always, HiGHS with
+//! `--features highs`. Beside them, the same enumeration rebuilding the model
+//! from scratch for every solve, the way the engine worked before it kept its
+//! instance. Run: `cargo bench -p snapsolve_ilp [--features highs]`.
 
 use std::cell::Cell;
 
@@ -14,7 +15,7 @@ use std::cell::Cell;
 mod layouts;
 
 use divan::Bencher;
-use snapsolve_ilp::{IlpEngine, SetIlp, solve_once};
+use snapsolve_ilp::{IlpEngine, IlpSolver, SetIlp, solve_once};
 use snapsolve_set::Layout;
 use snapsolve_set::finders::{SetFinder, find_sets_brute};
 
@@ -24,45 +25,69 @@ fn main() {
 
 /// The 64 layouts of each size that `snapsolve`'s `set_engines` bench times
 /// (seed 2026, ChaCha8), each checked against the plain finder.
-fn checked_layouts(cards: usize) -> Vec<Layout> {
-    layouts::checked_layouts(2026, cards, 64, &IlpEngine)
+fn checked_layouts(cards: usize, engine: &IlpEngine) -> Vec<Layout> {
+    layouts::checked_layouts(2026, cards, 64, engine)
 }
 
-#[divan::bench(args = [12, 15, 18, 21])]
-fn ilp(bencher: Bencher, cards: usize) {
-    let layouts = checked_layouts(cards);
+/// Every timed iteration runs `count` on the next layout in turn.
+fn bench_layouts<T>(bencher: Bencher, layouts: &[Layout], count: impl Fn(&Layout) -> T) {
     let next = Cell::new(0);
     bencher.bench_local(|| {
         let layout = &layouts[next.get() % layouts.len()];
         next.set(next.get() + 1);
-        IlpEngine.find_sets(divan::black_box(layout))
+        count(divan::black_box(layout))
     });
 }
 
-/// The enumeration with a fresh HiGHS model per solve: the comparator.
-fn count_sets_rebuilding(layout: &Layout) -> usize {
+fn bench_engine(bencher: Bencher, cards: usize, solver: IlpSolver) {
+    let engine = IlpEngine::on(solver);
+    bench_layouts(bencher, &checked_layouts(cards, &engine), |layout| {
+        engine.find_sets(layout)
+    });
+}
+
+/// The enumeration with a fresh model per solve: the comparator.
+fn count_sets_rebuilding(layout: &Layout, solver: IlpSolver) -> usize {
     let mut model = SetIlp::build(layout);
     let mut count = 0;
-    while let Some(triple) = solve_once(&model).expect("solver runs") {
+    while let Some(triple) = solve_once(&model, solver).expect("solver runs") {
         model.add_no_good(triple);
         count += 1;
     }
     count
 }
 
-#[divan::bench(args = [12, 15, 18, 21])]
-fn ilp_rebuild_per_cut(bencher: Bencher, cards: usize) {
-    let layouts = checked_layouts(cards);
+fn bench_rebuilding(bencher: Bencher, cards: usize, solver: IlpSolver) {
+    let layouts = checked_layouts(cards, &IlpEngine::on(solver));
     for layout in &layouts {
         assert_eq!(
-            count_sets_rebuilding(layout),
+            count_sets_rebuilding(layout, solver),
             find_sets_brute(layout.cards()).len()
         );
     }
-    let next = Cell::new(0);
-    bencher.bench_local(|| {
-        let layout = &layouts[next.get() % layouts.len()];
-        next.set(next.get() + 1);
-        count_sets_rebuilding(divan::black_box(layout))
+    bench_layouts(bencher, &layouts, |layout| {
+        count_sets_rebuilding(layout, solver)
     });
+}
+
+#[divan::bench(args = [12, 15, 18, 21])]
+fn ilp_microlp(bencher: Bencher, cards: usize) {
+    bench_engine(bencher, cards, IlpSolver::MicroLp);
+}
+
+#[divan::bench(args = [12, 15, 18, 21])]
+fn ilp_microlp_rebuild_per_cut(bencher: Bencher, cards: usize) {
+    bench_rebuilding(bencher, cards, IlpSolver::MicroLp);
+}
+
+#[cfg(feature = "highs")]
+#[divan::bench(args = [12, 15, 18, 21])]
+fn ilp_highs(bencher: Bencher, cards: usize) {
+    bench_engine(bencher, cards, IlpSolver::HiGHS);
+}
+
+#[cfg(feature = "highs")]
+#[divan::bench(args = [12, 15, 18, 21])]
+fn ilp_highs_rebuild_per_cut(bencher: Bencher, cards: usize) {
+    bench_rebuilding(bencher, cards, IlpSolver::HiGHS);
 }

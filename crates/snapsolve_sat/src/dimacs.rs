@@ -80,7 +80,7 @@ mod tests {
     use rustsat::instances::SatInstance;
     use rustsat::solvers::{Solve, SolverResult};
     use rustsat::types::Clause;
-    use rustsat_cadical::CaDiCaL;
+    use rustsat_batsat::BasicSolver as Solver;
     use snapsolve_set::finders::find_sets_brute;
 
     fn dimacs(layout: &Layout) -> String {
@@ -94,7 +94,7 @@ mod tests {
         let instance: SatInstance =
             SatInstance::from_dimacs(&mut text.as_bytes()).expect("DIMACS parses");
         let (cnf, _) = instance.into_cnf();
-        let mut solver = CaDiCaL::default();
+        let mut solver = Solver::default();
         solver.add_cnf(cnf).expect("solver accepts CNF");
         let mut count = 0;
         while solver.solve().expect("solver runs") == SolverResult::Sat {

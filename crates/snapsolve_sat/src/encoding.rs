@@ -228,7 +228,7 @@ fn add_exactly_three(n_cards: usize, cnf: &mut Cnf, vars: &mut BasicVarManager) 
 mod tests {
     use super::*;
     use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
-    use rustsat_cadical::CaDiCaL;
+    use rustsat_batsat::BasicSolver as Solver;
     use snapsolve_set::Card;
 
     fn layout(names: &str) -> Layout {
@@ -303,7 +303,7 @@ mod tests {
             f.exactly_three + f.card_implies_property + f.property_implies_card,
             f.total(),
         ];
-        let mut solver = CaDiCaL::default();
+        let mut solver = Solver::default();
         for (c, clause) in cnf.cnf().iter().enumerate() {
             let family = (0..4).find(|&k| c < bounds[k + 1]).unwrap_or(3);
             if Some(family) != drop_family {
@@ -339,7 +339,7 @@ mod tests {
         }
         // Family 1 is what rules out two or four cards.
         let cnf = SetCnf::encode(&l);
-        let mut solver = CaDiCaL::default();
+        let mut solver = Solver::default();
         solver.add_cnf_ref(cnf.cnf()).expect("solver accepts CNF");
         for chosen in [&[0, 1][..], &[0, 1, 2, 3][..]] {
             let assumptions: Vec<Lit> = (0..4)
@@ -355,7 +355,7 @@ mod tests {
         for names in ["", "1-red-solid-oval", "1-red-solid-oval 2-red-solid-oval"] {
             let cnf = SetCnf::encode(&layout(names));
             assert_eq!(cnf.families().exactly_three, 1);
-            let mut solver = CaDiCaL::default();
+            let mut solver = Solver::default();
             solver.add_cnf_ref(cnf.cnf()).expect("solver accepts CNF");
             assert_eq!(solver.solve().expect("runs"), SolverResult::Unsat);
         }

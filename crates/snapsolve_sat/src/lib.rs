@@ -1,4 +1,5 @@
-//! SET as a SAT problem: seed 004's CNF, enumerated by CaDiCaL, exported as DIMACS.
+//! SET as a SAT problem: seed 004's CNF, enumerated by a CDCL solver (BatSat, or
+//! CaDiCaL with the `cadical` feature), exported as DIMACS.
 //!
 //! [`SetCnf`] builds the clauses for a layout, [`SatEngine`] finds every SET
 //! with blocking clauses (engine 5, `--engine sat`), and [`write_dimacs`] writes
@@ -9,7 +10,7 @@
 //! use snapsolve_set::{Layout, finders::SetFinder};
 //!
 //! let layout = Layout::parse("1-red-solid-oval 2-green-striped-diamond 3-purple-open-squiggle 1-red-open-oval").unwrap();
-//! assert_eq!(SatEngine.find_sets(&layout).unwrap(), vec![[0, 1, 2]]);
+//! assert_eq!(SatEngine::PREFERRED.find_sets(&layout).unwrap(), vec![[0, 1, 2]]);
 //! ```
 #![deny(missing_docs)]
 
@@ -19,4 +20,4 @@ pub mod engine;
 
 pub use dimacs::write_dimacs;
 pub use encoding::{ClauseFamilies, PROPERTY_LITERALS, PropertyLiteral, SetCnf};
-pub use engine::{SatEngine, enumerate_sets};
+pub use engine::{SatEngine, SatSolver, enumerate_sets};

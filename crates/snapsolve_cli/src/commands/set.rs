@@ -7,6 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 use snapsolve::set::{ModelFormat, write_model};
 use snapsolve_set::check::{Agreement, check};
+use snapsolve_set::finders::SetFinder;
 use snapsolve_set::hint::{HintLevel, hint, max_disjoint_sets};
 use snapsolve_set::{Card, Layout, Triple};
 
@@ -69,7 +70,8 @@ impl CardsInput {
 pub struct SolveArgs {
     #[command(flatten)]
     input: CardsInput,
-    /// Which method finds the SETs.
+    /// Which method finds the SETs: brute, pairs, group, fast (the quickest),
+    /// sat (a SAT solver, seed 004's encoding) or ilp (a 0-1 integer program, seed 001's model).
     #[arg(long, short = 'e', default_value = snapsolve::set::DEFAULT_ENGINE)]
     engine: String,
     /// Print only how many SETs there are.
@@ -163,6 +165,9 @@ fn solve(args: &SolveArgs) -> CliResult {
             "count": sets.len(),
             "engine": engine.name(),
         });
+        if let Some(solver) = engine.solver() {
+            value["solver"] = json!(solver);
+        }
         if let Some(disjoint) = &disjoint {
             value["disjoint"] = json!(disjoint);
         }
@@ -172,7 +177,7 @@ fn solve(args: &SolveArgs) -> CliResult {
     if args.count {
         println!("{}", sets.len());
     } else {
-        print_sets(&layout, &sets, engine.name());
+        print_sets(&layout, &sets, engine);
     }
     if let Some(disjoint) = disjoint {
         println!(
@@ -221,13 +226,18 @@ fn export_model(layout: &Layout, export: &[String]) -> CliResult<bool> {
     Ok(false)
 }
 
-fn print_sets(layout: &Layout, sets: &[Triple], engine: &str) {
+fn print_sets(layout: &Layout, sets: &[Triple], engine: &dyn SetFinder) {
+    let solved_by = engine
+        .solver()
+        .map(|solver| format!(", solved by {solver}"))
+        .unwrap_or_default();
     println!(
-        "{} card{}, {} SET{} (engine {engine})",
+        "{} card{}, {} SET{} (engine {}{solved_by})",
         layout.len(),
         plural(layout.len()),
         sets.len(),
-        plural(sets.len())
+        plural(sets.len()),
+        engine.name(),
     );
     for (n, set) in sets.iter().enumerate() {
         println!("{:>4}. {}", n + 1, describe(layout, *set));

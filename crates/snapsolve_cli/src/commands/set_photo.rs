@@ -66,7 +66,7 @@ pub fn photo(args: &PhotoArgs) -> CliResult {
     let (photo, name) = match &args.image {
         Some(path) => (
             read_table_photo(path, Limits::default())
-                .map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?,
+                .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?,
             path.display().to_string(),
         ),
         None => {
@@ -155,7 +155,7 @@ pub fn card(args: &CardArgs) -> CliResult {
     for path in &args.images {
         crops.push(
             read_card_image(path, Limits::default())
-                .map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?,
+                .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?,
         );
     }
     let readings = classifier.classify(&crops);

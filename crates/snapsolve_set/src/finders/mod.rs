@@ -28,6 +28,12 @@ pub trait SetFinder: Sync {
     /// Short name, as accepted by `--engine`.
     fn name(&self) -> &'static str;
 
+    /// The outside solver that answers for this engine (name and version, as
+    /// shown to users), or `None` for the finders that are plain code.
+    fn solver(&self) -> Option<&'static str> {
+        None
+    }
+
     /// All SETs of the layout, as sorted increasing position triples.
     fn find_sets(&self, layout: &Layout) -> Result<Vec<Triple>, EngineError>;
 }
