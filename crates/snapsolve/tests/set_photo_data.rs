@@ -29,7 +29,7 @@ fn check_photos(
     let text = std::fs::read_to_string(root.join("set/photos.jsonl"))
         .expect("set/photos.jsonl is readable");
     let labels = parse_photo_labels(&text).expect("labels parse");
-    let scores = evaluate_photos(&labels, root, classifier, distortion);
+    let scores = evaluate_photos(&labels, root, classifier, distortion).decks;
     let std = &scores["std"];
     let alt = &scores["alt_rect_dotted"];
     eprintln!("{distortion:?}\nstd {std:?}\nalt {alt:?}");

@@ -66,8 +66,9 @@ fn bad_files_get_a_clear_error_and_exit_2_from_every_photo_command() {
         &RgbImage::from_pixel(64, 48, Rgb([200, 30, 30])),
         ImageFormat::Jpeg,
     );
+    // Cut inside the header: nothing of the picture to read.
     refused(
-        &write("truncated.jpg", &jpeg[..jpeg.len() / 2]),
+        &write("cut-header.jpg", &jpeg[..100]),
         "damaged or truncated",
     );
 
@@ -88,6 +89,28 @@ fn bad_files_get_a_clear_error_and_exit_2_from_every_photo_command() {
         .expect("a baseline JPEG has a start-of-frame");
     big[sof + 5..sof + 9].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0xFF]);
     refused(&write("huge.jpg", &big), "65535x65535 pixels");
+}
+
+#[test]
+fn a_cut_jpeg_is_read_as_far_as_it_goes_with_a_warning() {
+    // A noisy picture (no flat rows), cut half way through its pixel data.
+    let image = RgbImage::from_fn(320, 240, |x, y| {
+        let v = ((x * 7919 + y * 104_729) % 251) as u8;
+        Rgb([v, 255 - v, v / 2])
+    });
+    let jpeg = encoded(&image, ImageFormat::Jpeg);
+    let path = write("cut.jpg", &jpeg[..jpeg.len() / 2]);
+    let output = snapsolve(&["set", "photo", path.to_str().expect("utf-8"), "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning") && stderr.contains("ends early"),
+        "{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("the answer is JSON");
+    let warnings = json["warnings"].as_array().expect("a list of warnings");
+    assert_eq!(warnings.len(), 1, "{json}");
 }
 
 #[test]

@@ -69,9 +69,26 @@ fn a_missing_file_is_named() {
 }
 
 #[test]
-fn a_truncated_jpeg_is_refused() {
+fn a_cut_jpeg_is_read_as_far_as_it_goes_with_a_warning() {
     let bytes = encoded(&drawn_grid(), image::ImageFormat::Jpeg);
     let file = TempFile::new("cut.jpg", &bytes[..bytes.len() / 2]);
+    let output = snapsolve(&["sudoku", "photo", file.path(), "--json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning") && stderr.contains("ends early"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Read, not refused: whatever the half picture holds comes back as an answer.
+    assert!(output.status.success(), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert!(json.get("status").is_some(), "{json}");
+}
+
+#[test]
+fn a_jpeg_cut_inside_its_header_is_refused() {
+    let bytes = encoded(&drawn_grid(), image::ImageFormat::Jpeg);
+    let file = TempFile::new("cut-header.jpg", &bytes[..100]);
     assert_refused(
         &snapsolve(&["sudoku", "photo", file.path(), "--json"]),
         "damaged or truncated",

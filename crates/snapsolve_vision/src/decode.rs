@@ -130,9 +130,25 @@ pub struct Photo {
     /// Stored pixels per pixel of `image` along each side: 1, or 2, 4 or 8
     /// for a JPEG decoded at a reduced scale ([`decode_photo_reduced`]).
     pub reduction: u32,
+    /// What the reader should know about the file, in words (a JPEG that ends
+    /// early is read as far as it goes, and says so here).
+    pub warnings: Vec<String>,
 }
 
 impl Photo {
+    /// A picture that is already upright and whole: no EXIF turn, no reduced
+    /// decoding, nothing to warn about (rendered or spoilt pictures).
+    pub fn from_upright(image: RgbImage) -> Photo {
+        Photo {
+            stored_width: image.width(),
+            stored_height: image.height(),
+            image,
+            orientation: Orientation::NoTransforms,
+            reduction: 1,
+            warnings: Vec::new(),
+        }
+    }
+
     /// Maps a point of the upright image to the same point of the image as
     /// stored in the file (continuous coordinates: pixel `i` spans `[i, i+1)`).
     pub fn to_stored(&self, (u, v): (f32, f32)) -> (f32, f32) {
@@ -231,14 +247,17 @@ pub fn decode_photo_reduced(
     }
     if reader.format() == Some(image::ImageFormat::Jpeg) {
         if !jpeg_is_complete(bytes) {
-            return Err(DecodeError::Corrupt(
-                "the JPEG data ends before its end-of-image marker".into(),
-            ));
+            return decode_cut_jpeg(bytes, limits, min_side);
         }
         if let Some(photo) = scaled_jpeg::decode(bytes, limits, min_side)? {
             return Ok(photo);
         }
     }
+    decode_whole(reader, limits)
+}
+
+/// Decodes at full size, whatever the format, applying the EXIF orientation.
+fn decode_whole(reader: ImageReader<Cursor<&[u8]>>, limits: Limits) -> Result<Photo, DecodeError> {
     let mut decoder = reader
         .into_decoder()
         .map_err(|e| DecodeError::Corrupt(e.to_string()))?;
@@ -254,7 +273,107 @@ pub fn decode_photo_reduced(
         stored_width: width,
         stored_height: height,
         reduction: 1,
+        warnings: Vec::new(),
     })
+}
+
+/// A JPEG that ends before its end-of-image marker (a half-copied upload), read
+/// as far as it goes, as image viewers do, with a warning saying how much of the
+/// picture is missing. A file cut before its first scan still fails.
+///
+/// Decoders fill what the file lacks in their own ways: a flat grey, bands of
+/// colour, or noise-like blocks, depending on the decoder and on where the cut
+/// falls. So the cut file is decoded three times, as it is and padded with two
+/// different bit patterns: pixels that come out the same every time came from
+/// the file; the others are painted one flat grey, so that nothing downstream
+/// mistakes decoder filling for the picture.
+fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo, DecodeError> {
+    if !bytes.windows(2).any(|w| w == [0xFF, 0xDA]) {
+        return Err(DecodeError::Corrupt(
+            "the JPEG data ends before any of the picture".into(),
+        ));
+    }
+    let mut photo = decode_padded(bytes, 0, limits, min_side)?;
+    let mut missing_pixels = 0usize;
+    let twins = [
+        decode_padded(bytes, 512, limits, min_side)?,
+        decode_padded(bytes, 1024, limits, min_side)?,
+    ];
+    if twins
+        .iter()
+        .all(|t| t.image.dimensions() == photo.image.dimensions())
+    {
+        let pixels = photo.image.pixels_mut().zip(twins[0].image.pixels());
+        for ((pixel, a), b) in pixels.zip(twins[1].image.pixels()) {
+            if pixel != a || pixel != b {
+                *pixel = image::Rgb([128, 128, 128]);
+                missing_pixels += 1;
+            }
+        }
+    }
+    let total = (photo.image.width() as usize * photo.image.height() as usize).max(1);
+    let missing = (missing_pixels as f32 / total as f32).max(flat_edge_share(&photo.image));
+    if missing >= 0.99 {
+        return Err(DecodeError::Corrupt(
+            "the JPEG data ends before any of the picture".into(),
+        ));
+    }
+    photo.warnings.push(format!(
+        "the JPEG file ends early (cut off while copying?): about {:.0}% of the picture is missing \
+         and was read as blank",
+        100.0 * missing
+    ));
+    Ok(photo)
+}
+
+/// Decodes a cut JPEG with `padding` bytes of a bit pattern (one for each
+/// length, never `FF`, so no marker) and an end-of-image marker after it.
+fn decode_padded(
+    bytes: &[u8],
+    padding: usize,
+    limits: Limits,
+    min_side: u32,
+) -> Result<Photo, DecodeError> {
+    let pattern = if padding.is_multiple_of(1024) {
+        0xAA
+    } else {
+        0x55
+    };
+    let mut ended = Vec::with_capacity(bytes.len() + padding + 2);
+    ended.extend_from_slice(bytes);
+    ended.resize(bytes.len() + padding, pattern);
+    ended.extend_from_slice(&[0xFF, 0xD9]);
+    let too_early = |e: DecodeError| match e {
+        DecodeError::Corrupt(why) => DecodeError::Corrupt(format!(
+            "the JPEG data ends before its end-of-image marker, too early to read ({why})"
+        )),
+        other => other,
+    };
+    match scaled_jpeg::decode(&ended, limits, min_side).map_err(too_early)? {
+        Some(photo) => Ok(photo),
+        None => {
+            let reader =
+                ImageReader::with_format(Cursor::new(&ended[..]), image::ImageFormat::Jpeg);
+            decode_whole(reader, limits).map_err(too_early)
+        }
+    }
+}
+
+/// The largest share of the picture covered by a band of one flat colour
+/// along one of its edges: where a decoder filled in data the file lacked
+/// (after the EXIF turn, that band may lie along any edge).
+fn flat_edge_share(image: &RgbImage) -> f32 {
+    let (w, h) = image.dimensions();
+    if w == 0 || h == 0 {
+        return 0.0;
+    }
+    let flat_row = |y: u32| (1..w).all(|x| image.get_pixel(x, y) == image.get_pixel(0, y));
+    let flat_column = |x: u32| (1..h).all(|y| image.get_pixel(x, y) == image.get_pixel(x, 0));
+    let bottom = (0..h).rev().take_while(|&y| flat_row(y)).count() as f32 / h as f32;
+    let top = (0..h).take_while(|&y| flat_row(y)).count() as f32 / h as f32;
+    let right = (0..w).rev().take_while(|&x| flat_column(x)).count() as f32 / w as f32;
+    let left = (0..w).take_while(|&x| flat_column(x)).count() as f32 / w as f32;
+    bottom.max(top).max(right).max(left)
 }
 
 /// Refuses sizes beyond the limits (from the header, before any pixel buffer exists).
@@ -307,18 +426,57 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn truncated_jpeg_is_an_error() {
+    use image::GenericImageView;
+
+    /// A noisy picture, as a photo is: no row or column of one flat colour.
+    fn noisy_jpeg(width: u32, height: u32) -> Vec<u8> {
+        let image = RgbImage::from_fn(width, height, |x, y| {
+            let v = ((x * 7919 + y * 104_729) % 251) as u8;
+            image::Rgb([v, v / 2 + 60, 255 - v])
+        });
         let mut bytes = Vec::new();
-        RgbImage::from_pixel(64, 64, image::Rgb([200, 10, 10]))
+        image
             .write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg)
             .unwrap();
-        assert!(decode_image(&bytes, Limits::default()).is_ok());
-        let cut = &bytes[..bytes.len() - 40];
-        assert!(matches!(
-            decode_image(cut, Limits::default()),
-            Err(DecodeError::Corrupt(_))
-        ));
+        bytes
+    }
+
+    #[test]
+    fn a_cut_jpeg_is_read_as_far_as_it_goes_with_a_warning() {
+        let bytes = noisy_jpeg(320, 240);
+        let whole = decode_photo_reduced(&bytes, Limits::default(), 2000).unwrap();
+        assert!(whole.warnings.is_empty());
+        // Cut after the header, half way through the scan.
+        let cut = &bytes[..bytes.len() / 2];
+        let photo = decode_photo_reduced(cut, Limits::default(), 2000).unwrap();
+        assert_eq!(photo.image.dimensions(), (320, 240));
+        assert_eq!(photo.warnings.len(), 1, "{:?}", photo.warnings);
+        let grey = photo
+            .image
+            .pixels()
+            .filter(|p| p.0 == [128, 128, 128])
+            .count() as f32
+            / (320.0 * 240.0);
+        assert!((0.3..0.7).contains(&grey), "missing {grey}");
+        assert!(
+            photo.warnings[0].contains("ends early"),
+            "{:?}",
+            photo.warnings
+        );
+        // The rows that arrived are the same as in the whole picture.
+        let top = |p: &Photo| p.image.view(0, 0, 320, 60).to_image();
+        assert_eq!(top(&photo), top(&whole));
+    }
+
+    #[test]
+    fn a_jpeg_cut_inside_its_header_is_an_error() {
+        let bytes = noisy_jpeg(64, 64);
+        for cut in [20, 100] {
+            assert!(matches!(
+                decode_image(&bytes[..cut], Limits::default()),
+                Err(DecodeError::Corrupt(_))
+            ));
+        }
     }
 
     #[test]
@@ -382,6 +540,7 @@ mod tests {
             stored_width: 2400,
             stored_height: 1600,
             reduction: 2,
+            warnings: Vec::new(),
         };
         // Upright (u, v) = (h - y, x) at the decoded size for a quarter turn.
         assert_eq!(turned.to_stored((800.0 - 210.0, 910.0)), (1820.0, 420.0));

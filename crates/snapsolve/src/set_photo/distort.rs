@@ -7,7 +7,6 @@
 //! (`snapsolve_synth::Camera`), fixed instead of random.
 
 use image::imageops::{FilterType, resize, rotate90};
-use image::metadata::Orientation;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use snapsolve_synth::Camera;
@@ -81,13 +80,7 @@ impl Distortion {
             }
             Distortion::Turned => image = rotate90(&image),
         }
-        Photo {
-            stored_width: image.width(),
-            stored_height: image.height(),
-            image,
-            orientation: Orientation::NoTransforms,
-            reduction: 1,
-        }
+        Photo::from_upright(image)
     }
 }
 
@@ -111,13 +104,7 @@ mod tests {
     use image::{Rgb, RgbImage};
 
     fn photo(width: u32, height: u32) -> Photo {
-        Photo {
-            image: RgbImage::from_pixel(width, height, Rgb([200, 200, 200])),
-            orientation: Orientation::NoTransforms,
-            stored_width: width,
-            stored_height: height,
-            reduction: 1,
-        }
+        Photo::from_upright(RgbImage::from_pixel(width, height, Rgb([200, 200, 200])))
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! a photo is scored by matching multisets: cards right = size of the
 //! intersection of the read and true multisets; per attribute the same on the
 //! attribute's values; missed = true cards beyond those read; false = cards
-//! read beyond the true count.
+//! read beyond the true count. For the confusion tables, read cards are paired
+//! with true cards greedily, most agreeing attributes first ([`pair_cards`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -37,6 +38,9 @@ pub struct EditionScore {
     pub attribute_right: [usize; 4],
     /// Photos whose cards were all read right, with none missing or extra.
     pub tables_right: usize,
+    /// Per attribute (number, color, shading, shape), counts of paired cards
+    /// by true value (rows) and read value (columns).
+    pub confusion: [[[usize; 3]; 3]; 4],
     /// Milliseconds per item (decode included), in input order.
     pub millis: Vec<f64>,
     /// Items that could not be read (with why).
@@ -73,7 +77,34 @@ impl EditionScore {
                 truth.iter().map(|c| c.value(*attribute)),
             );
         }
+        for (r, t) in pair_cards(read, truth) {
+            for (a, attribute) in Attribute::ALL.iter().enumerate() {
+                let (truth_value, read_value) = (t.value(*attribute), r.value(*attribute));
+                self.confusion[a][usize::from(truth_value)][usize::from(read_value)] += 1;
+            }
+        }
         right == truth.len() && read.len() == truth.len()
+    }
+
+    /// Adds another score's counts to this one.
+    fn add(&mut self, other: &EditionScore) {
+        self.items += other.items;
+        self.cards += other.cards;
+        self.found += other.found;
+        self.missed += other.missed;
+        self.false_cards += other.false_cards;
+        self.right += other.right;
+        self.tables_right += other.tables_right;
+        for a in 0..4 {
+            self.attribute_right[a] += other.attribute_right[a];
+            for t in 0..3 {
+                for r in 0..3 {
+                    self.confusion[a][t][r] += other.confusion[a][t][r];
+                }
+            }
+        }
+        self.millis.extend(&other.millis);
+        self.failures.extend(other.failures.iter().cloned());
     }
 
     /// Median milliseconds per item.
@@ -86,6 +117,46 @@ impl EditionScore {
 
 /// Scores per deck edition, by edition name.
 pub type Scores = BTreeMap<String, EditionScore>;
+
+/// Scores of a photo evaluation, per deck and per source within a deck.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhotoScores {
+    /// By deck edition.
+    pub decks: Scores,
+    /// By `source (deck)`: the owner/repository a photo came from, so that a
+    /// reader that holds on one source and not another shows it.
+    pub sources: Scores,
+}
+
+/// Pairs read cards with true cards for the confusion tables: greedily, pairs
+/// agreeing on all four attributes first, then three, and so on. Cards left
+/// over (missed or false) stay unpaired.
+pub fn pair_cards(read: &[Card], truth: &[Card]) -> Vec<(Card, Card)> {
+    let agreement = |a: Card, b: Card| {
+        Attribute::ALL
+            .iter()
+            .filter(|&&attribute| a.value(attribute) == b.value(attribute))
+            .count()
+    };
+    let mut read_used = vec![false; read.len()];
+    let mut truth_used = vec![false; truth.len()];
+    let mut pairs = Vec::with_capacity(read.len().min(truth.len()));
+    for wanted in (0..=4).rev() {
+        for (i, &r) in read.iter().enumerate() {
+            if read_used[i] {
+                continue;
+            }
+            let partner =
+                (0..truth.len()).find(|&j| !truth_used[j] && agreement(r, truth[j]) == wanted);
+            if let Some(j) = partner {
+                read_used[i] = true;
+                truth_used[j] = true;
+                pairs.push((r, truth[j]));
+            }
+        }
+    }
+    pairs
+}
 
 /// A problem with a labels file.
 #[derive(Debug)]
@@ -106,11 +177,13 @@ pub struct PhotoLabel {
     pub image: String,
     /// Deck edition.
     pub deck: String,
+    /// Where the photo came from (`owner/repository`, without the commit).
+    pub source: String,
     /// True cards (multiset).
     pub cards: Vec<Card>,
 }
 
-/// Parses `photos.jsonl` lines (`image`, `deck`, `cards`).
+/// Parses `photos.jsonl` lines (`image`, `deck`, `cards`, `source`).
 pub fn parse_photo_labels(text: &str) -> Result<Vec<PhotoLabel>, LabelError> {
     let mut labels = Vec::new();
     for (n, line) in text
@@ -123,6 +196,8 @@ pub fn parse_photo_labels(text: &str) -> Result<Vec<PhotoLabel>, LabelError> {
             serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
         let image = value["image"].as_str().ok_or_else(|| bad("no \"image\""))?;
         let deck = value["deck"].as_str().unwrap_or("unknown");
+        let source = value["source"].as_str().unwrap_or("unknown");
+        let source = source.split('@').next().unwrap_or(source);
         let cards = value["cards"]
             .as_array()
             .ok_or_else(|| bad("no \"cards\" list"))?
@@ -136,6 +211,7 @@ pub fn parse_photo_labels(text: &str) -> Result<Vec<PhotoLabel>, LabelError> {
         labels.push(PhotoLabel {
             image: image.to_string(),
             deck: deck.to_string(),
+            source: source.to_string(),
             cards,
         });
     }
@@ -158,39 +234,60 @@ fn multiset_overlap(a: impl Iterator<Item = u8>, b: impl Iterator<Item = u8>) ->
     overlap
 }
 
-/// Reads every labelled photo, spoilt by `distortion` if one is given, and scores it.
+/// Reads every labelled photo, spoilt by `distortion` if one is given, and
+/// scores it per deck and per source.
 pub fn evaluate_photos(
     labels: &[PhotoLabel],
     root: &Path,
     classifier: &dyn CardClassifier,
     distortion: Option<Distortion>,
-) -> Scores {
-    let mut scores = Scores::new();
+) -> PhotoScores {
+    let mut scores = PhotoScores::default();
     for label in labels {
-        let score = scores.entry(label.deck.clone()).or_default();
-        score.items += 1;
-        score.cards += label.cards.len();
-        let start = Instant::now();
-        let photo = match read_table_photo(&root.join(&label.image), Limits::default()) {
-            Ok(photo) => photo,
-            Err(e) => {
-                score.failures.push(format!("{}: {e}", label.image));
-                score.missed += label.cards.len();
-                continue;
-            }
-        };
-        let photo = match distortion {
-            Some(distortion) => distortion.apply(photo),
-            None => photo,
-        };
-        let reading = read_table(&photo, classifier);
-        score.millis.push(start.elapsed().as_secs_f64() * 1e3);
-        let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
-        if score.tally(&read, &label.cards) {
-            score.tables_right += 1;
-        }
+        let one = score_photo(label, root, classifier, distortion);
+        let source = format!("{} ({})", label.source, label.deck);
+        scores.sources.entry(source).or_default().add(&one);
+        scores
+            .decks
+            .entry(label.deck.clone())
+            .or_default()
+            .add(&one);
     }
     scores
+}
+
+/// The score of one labelled photo.
+fn score_photo(
+    label: &PhotoLabel,
+    root: &Path,
+    classifier: &dyn CardClassifier,
+    distortion: Option<Distortion>,
+) -> EditionScore {
+    let mut score = EditionScore {
+        items: 1,
+        cards: label.cards.len(),
+        ..EditionScore::default()
+    };
+    let start = Instant::now();
+    let photo = match read_table_photo(&root.join(&label.image), Limits::default()) {
+        Ok(photo) => photo,
+        Err(e) => {
+            score.failures.push(format!("{}: {e}", label.image));
+            score.missed += label.cards.len();
+            return score;
+        }
+    };
+    let photo = match distortion {
+        Some(distortion) => distortion.apply(photo),
+        None => photo,
+    };
+    let reading = read_table(&photo, classifier);
+    score.millis.push(start.elapsed().as_secs_f64() * 1e3);
+    let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
+    if score.tally(&read, &label.cards) {
+        score.tables_right += 1;
+    }
+    score
 }
 
 /// One labelled crop: `image,card,deck,...` rows of `crops.csv`.
@@ -269,12 +366,30 @@ mod tests {
     }
 
     #[test]
+    fn cards_pair_by_most_agreeing_attributes() {
+        let cards = |names: &str| -> Vec<Card> {
+            names.split(' ').map(|n| n.parse().expect("card")).collect()
+        };
+        let read = cards("1-red-solid-oval 2-green-open-diamond 3-purple-striped-squiggle");
+        let truth = cards("2-green-open-squiggle 1-red-solid-oval");
+        let pairs = pair_cards(&read, &truth);
+        assert_eq!(pairs, vec![(read[0], truth[1]), (read[1], truth[0])]);
+        let mut score = EditionScore::default();
+        assert!(!score.tally(&read, &truth));
+        // Shape: the diamond read where a squiggle lies.
+        assert_eq!(score.confusion[3][2][0], 1);
+        assert_eq!(score.confusion[3][1][1], 1);
+        assert_eq!((score.false_cards, score.right), (1, 1));
+    }
+
+    #[test]
     fn labels_parse_and_bad_cards_are_reported() {
         let ok = parse_photo_labels(
             r#"{"image": "a.jpg", "deck": "std", "cards": ["1-red-solid-oval"]}"#,
         )
         .unwrap();
         assert_eq!(ok[0].cards.len(), 1);
+        assert_eq!(ok[0].source, "unknown");
         assert!(
             parse_photo_labels(r#"{"image": "a.jpg", "cards": ["7-red-solid-oval"]}"#).is_err()
         );

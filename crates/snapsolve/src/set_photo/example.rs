@@ -3,7 +3,6 @@
 //! fixed seed, made on the fly, so a fresh clone can run the whole photo path
 //! without any data.
 
-use image::metadata::Orientation;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -33,12 +32,5 @@ pub fn example_table() -> Table {
 
 /// The built-in table as a photo, ready for [`super::read_table`].
 pub fn example_photo() -> Photo {
-    let image = example_table().image;
-    Photo {
-        orientation: Orientation::NoTransforms,
-        stored_width: image.width(),
-        stored_height: image.height(),
-        reduction: 1,
-        image,
-    }
+    Photo::from_upright(example_table().image)
 }

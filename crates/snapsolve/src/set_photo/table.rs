@@ -55,6 +55,8 @@ pub struct TableReading {
     pub duplicates: Vec<Vec<usize>>,
     /// Positions whose reading is below [`LOW_CONFIDENCE`].
     pub unsure: Vec<usize>,
+    /// What the reader should know about the photo (a file that ends early).
+    pub warnings: Vec<String>,
 }
 
 /// JPEGs are decoded at a reduced scale that keeps their longer side at
@@ -130,6 +132,7 @@ pub fn assemble_reading(
         sets,
         duplicates,
         unsure,
+        warnings: photo.warnings.clone(),
     }
 }
 

@@ -6,8 +6,10 @@ use clap::Args;
 use serde_json::json;
 use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::eval::{
-    Scores, evaluate_crops, evaluate_photos, parse_crop_labels, parse_photo_labels,
+    EditionScore, PhotoScores, Scores, evaluate_crops, evaluate_photos, parse_crop_labels,
+    parse_photo_labels,
 };
+use snapsolve_set::Attribute;
 
 use super::set_photo::classifier;
 use crate::error::{CliError, CliResult};
@@ -16,8 +18,9 @@ use crate::input::{print_json, read_text_file};
 /// Arguments shared by the SET evaluations.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// The labels file.
-    labels: PathBuf,
+    /// The labels files (`photos.jsonl`, `more_photos.jsonl`, ... or `crops.csv`).
+    #[arg(required = true)]
+    labels: Vec<PathBuf>,
     /// Folder the image paths in the labels are relative to.
     #[arg(long)]
     root: PathBuf,
@@ -46,22 +49,37 @@ fn distortion_name(name: &str) -> Result<Distortion, String> {
 /// Runs the photo evaluation (`photos`) or the crop one.
 pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
     let classifier = classifier(&args.classifier)?;
-    let text = read_text_file(&args.labels)?;
     let keep = |image: &str| args.filter.as_deref().is_none_or(|f| image.contains(f));
+    let mut texts = Vec::with_capacity(args.labels.len());
+    for path in &args.labels {
+        texts.push(read_text_file(path)?);
+    }
     let scores = if photos {
-        let mut labels = parse_photo_labels(&text).map_err(CliError::usage)?;
+        let mut labels = Vec::new();
+        for text in &texts {
+            labels.extend(parse_photo_labels(text).map_err(CliError::usage)?);
+        }
         labels.retain(|l| keep(&l.image));
         evaluate_photos(&labels, &args.root, classifier.as_ref(), args.distort)
     } else {
         if args.distort.is_some() {
             return Err(CliError::usage("--distort applies to photos, not crops"));
         }
-        let mut labels = parse_crop_labels(&text).map_err(CliError::usage)?;
+        let mut labels = Vec::new();
+        for text in &texts {
+            labels.extend(parse_crop_labels(text).map_err(CliError::usage)?);
+        }
         labels.retain(|l| keep(&l.image));
-        evaluate_crops(&labels, &args.root, classifier.as_ref())
+        PhotoScores {
+            decks: evaluate_crops(&labels, &args.root, classifier.as_ref()),
+            sources: Scores::new(),
+        }
     };
     if args.json {
-        print_json(&scores_json(&scores));
+        print_json(&json!({
+            "decks": scores_json(&scores.decks),
+            "sources": scores_json(&scores.sources),
+        }));
     } else {
         print_scores(&scores, photos, classifier.name());
     }
@@ -69,19 +87,46 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
 }
 
 fn scores_json(scores: &Scores) -> serde_json::Value {
-    json!(scores.iter().map(|(deck, s)| (deck.clone(), json!({
+    json!(scores.iter().map(|(group, s)| (group.clone(), json!({
         "items": s.items, "cards": s.cards, "found": s.found, "missed": s.missed,
         "false_cards": s.false_cards, "card_accuracy": s.card_accuracy(),
         "attribute_accuracy": {"number": s.attribute_accuracy(0), "color": s.attribute_accuracy(1),
             "shading": s.attribute_accuracy(2), "shape": s.attribute_accuracy(3)},
+        "confusion": confusion_json(s),
         "tables_right": s.tables_right, "median_ms": s.median_millis(), "failures": s.failures,
     }))).collect::<serde_json::Map<_, _>>())
 }
 
-fn print_scores(scores: &Scores, photos: bool, classifier: &str) {
+/// `{"shape": {"squiggle": {"diamond": 2, ...}, ...}, ...}`: true value, then read value.
+fn confusion_json(s: &EditionScore) -> serde_json::Value {
+    json!(
+        Attribute::ALL
+            .iter()
+            .enumerate()
+            .map(|(a, attribute)| {
+                let names = attribute.value_names();
+                let rows = (0..3)
+                    .map(|t| {
+                        (
+                            names[t].to_string(),
+                            json!(
+                                (0..3)
+                                    .map(|r| (names[r].to_string(), json!(s.confusion[a][t][r])))
+                                    .collect::<serde_json::Map<_, _>>()
+                            ),
+                        )
+                    })
+                    .collect::<serde_json::Map<_, _>>();
+                (attribute.name().to_string(), json!(rows))
+            })
+            .collect::<serde_json::Map<_, _>>()
+    )
+}
+
+fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
     println!("classifier: {classifier}");
-    for (deck, s) in scores {
-        let what = if photos { "photos" } else { "crops" };
+    let what = if photos { "photos" } else { "crops" };
+    for (deck, s) in &scores.decks {
         println!("{deck}: {} {what}, {} cards", s.items, s.cards);
         if photos {
             println!(
@@ -106,8 +151,54 @@ fn print_scores(scores: &Scores, photos: bool, classifier: &str) {
             if photos { "photo" } else { "crop" },
             s.median_millis()
         );
+        print_confusion(s);
         for failure in &s.failures {
             println!("  failed: {failure}");
         }
+    }
+    if !scores.sources.is_empty() {
+        println!("per source:");
+        println!(
+            "  {:<44} {:>6} {:>6} {:>8} {:>6} {:>6} {:>7}",
+            "source (deck)", "photos", "cards", "right", "missed", "false", "tables"
+        );
+        for (source, s) in &scores.sources {
+            println!(
+                "  {source:<44} {:>6} {:>6} {:>7.2}% {:>6} {:>6} {:>3}/{:<3}",
+                s.items,
+                s.cards,
+                100.0 * s.card_accuracy(),
+                s.missed,
+                s.false_cards,
+                s.tables_right,
+                s.items
+            );
+        }
+    }
+}
+
+/// The mistakes per attribute, as "true → read: count", paired cards only.
+fn print_confusion(s: &EditionScore) {
+    let mut mistakes = Vec::new();
+    for (a, attribute) in Attribute::ALL.iter().enumerate() {
+        let names = attribute.value_names();
+        for t in 0..3 {
+            for r in (0..3).filter(|&r| r != t) {
+                let count = s.confusion[a][t][r];
+                if count > 0 {
+                    mistakes.push(format!(
+                        "{} {}→{}: {count}",
+                        attribute.name(),
+                        names[t],
+                        names[r]
+                    ));
+                }
+            }
+        }
+    }
+    if mistakes.is_empty() {
+        println!("  attribute mistakes: none");
+    } else {
+        println!("  attribute mistakes (true→read): {}", mistakes.join(", "));
     }
 }

@@ -76,6 +76,9 @@ pub fn photo(args: &PhotoArgs) -> CliResult {
             (example_photo(), "built-in table".to_string())
         }
     };
+    for warning in &photo.warnings {
+        eprintln!("warning: {name}: {warning}");
+    }
     let reading = read_table(&photo, classifier.as_ref());
     if let Some(out) = &args.out {
         write_answer(&photo, &reading, args.max_sets, out)?;
@@ -108,6 +111,7 @@ fn reading_json(reading: &TableReading) -> serde_json::Value {
         "sets": reading.sets,
         "duplicates": reading.duplicates,
         "unsure": reading.unsure,
+        "warnings": reading.warnings,
     })
 }
 

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use snapsolve::images::{Limits, read_image};
+use snapsolve::images::{Limits, read_photo};
 use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo};
 
 use crate::error::{CliError, CliResult};
@@ -23,8 +23,12 @@ pub struct PhotoArgs {
 
 /// Runs `sudoku photo`.
 pub fn run(args: PhotoArgs) -> CliResult {
-    let photo = read_image(&args.image, Limits::default())
+    let photo = read_photo(&args.image, Limits::default())
         .map_err(|e| CliError::usage(format!("{}: {e}", args.image.display())))?;
+    for warning in &photo.warnings {
+        eprintln!("warning: {}: {warning}", args.image.display());
+    }
+    let photo = photo.image;
     let reader = DigitReader::embedded().map_err(CliError::failed)?;
     let answer = solve_photo(&photo, &reader).map_err(CliError::failed)?;
     if let Some(out) = &args.out {

@@ -56,6 +56,7 @@ pub(super) fn decode(
         stored_width: width,
         stored_height: height,
         reduction,
+        warnings: Vec::new(),
     }))
 }
 
