@@ -227,3 +227,31 @@ fn closely_laid_cards_are_parted_at_their_seams() {
     assert!(right >= 11, "{right} of {total} right");
     assert!(false_cards <= 2, "{false_cards} false cards");
 }
+
+#[test]
+fn a_card_cut_off_by_the_edge_is_never_named() {
+    use snapsolve_vision::Photo;
+
+    // Two cards one above the other; the picture ends a fifth of the way up
+    // the lower one. Today's finder does not even find such a card (its outline
+    // is not a card's); if it did, the edge rule of `read_table` would report it
+    // as partial (see the unit tests of `split_cut_off`). Either way it is not named.
+    let mut spec = TableSpec::new(seeded_cards(2, 11), Edition::Standard, 11);
+    (spec.width, spec.height, spec.columns) = (960, 720, 1);
+    let table = render_table(&spec);
+    let bottom = |corners: &[[f32; 2]; 4]| corners.iter().map(|p| p[1]).fold(0.0f32, f32::max);
+    let top = |corners: &[[f32; 2]; 4]| corners.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+    let lower = &table.cards[1].corners;
+    let cut = (bottom(lower) - 0.2 * (bottom(lower) - top(lower))).round() as u32;
+    assert!(bottom(&table.cards[0].corners) < cut as f32);
+    let image = image::imageops::crop_imm(&table.image, 0, 0, table.image.width(), cut).to_image();
+
+    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
+    let reading = read_table(&Photo::from_upright(image), classifier.as_ref());
+    let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
+    assert_eq!(
+        read,
+        [table.cards[0].card],
+        "the whole card, and only it, is named"
+    );
+}

@@ -55,8 +55,58 @@ pub struct TableReading {
     pub duplicates: Vec<Vec<usize>>,
     /// Positions whose reading is below [`LOW_CONFIDENCE`].
     pub unsure: Vec<usize>,
+    /// Cards cut off by the edge of the photo: not named, left out of the SETs
+    /// (half a card cannot be read, and guessing would spoil the answer).
+    pub partial: Vec<PartialCard>,
     /// What the reader should know about the photo (a file that ends early).
     pub warnings: Vec<String>,
+}
+
+/// A card cut off by the edge of the photo, where it was seen.
+#[derive(Clone, Debug)]
+pub struct PartialCard {
+    /// The visible outline in the upright picture.
+    pub upright: Quad,
+    /// The same in the pixels of the image as stored in the file.
+    pub stored: Quad,
+}
+
+/// Whether a card's outline runs along the edge of the picture: then the card
+/// may go on beyond it. Two corners of the outline on one edge of the picture
+/// make a side that is the picture's edge, not the card's (a whole card that
+/// merely touches the edge has one corner there, as on posed boards of nine
+/// cards filling the frame). The finder works on a copy shrunk to about 1000
+/// pixels, so an outline cut by the edge ends within a shrunken pixel or two of it.
+pub fn runs_along_edge(quad: &Quad, width: u32, height: u32) -> bool {
+    let margin = (0.005 * width.max(height) as f32).max(3.0);
+    let (w, h) = (width as f32, height as f32);
+    let on_edge =
+        |test: &dyn Fn([f32; 2]) -> bool| quad.corners.iter().filter(|&&p| test(p)).count() >= 2;
+    on_edge(&|[x, _]| x < margin)
+        || on_edge(&|[x, _]| x > w - margin)
+        || on_edge(&|[_, y]| y < margin)
+        || on_edge(&|[_, y]| y > h - margin)
+}
+
+/// Share of a typical card's area below which a card along the edge is cut
+/// off too much to read; a sliver cut off (a card laid flush with the edge)
+/// leaves a card that reads as well as any.
+const CUT_OFF_AREA: f32 = 0.85;
+
+/// Splits found cards into those to read and those cut off by the edge of the
+/// picture: along an edge and clearly smaller than the median card (or, with
+/// no other card to compare, far from a card's long-over-short ratio of 1.56).
+fn split_cut_off(quads: Vec<Quad>, width: u32, height: u32) -> (Vec<Quad>, Vec<Quad>) {
+    let mut areas: Vec<f32> = quads.iter().map(Quad::area).collect();
+    areas.sort_by(f32::total_cmp);
+    let median = areas.get(areas.len() / 2).copied();
+    quads.into_iter().partition(|quad| {
+        !runs_along_edge(quad, width, height)
+            || match median {
+                Some(median) if areas.len() > 1 => quad.area() >= CUT_OFF_AREA * median,
+                _ => (1.35..=1.8).contains(&quad.aspect()),
+            }
+    })
 }
 
 /// JPEGs are decoded at a reduced scale that keeps their longer side at
@@ -76,12 +126,30 @@ pub fn read_table_photo(path: &Path, limits: Limits) -> Result<Photo, DecodeErro
     decode_table_photo(&read_bytes(path, limits)?, limits)
 }
 
-/// Reads a table: finds the cards, names them and finds the SETs.
+/// Reads a table: finds the cards, names those wholly in the picture, and finds
+/// the SETs among them; cards cut off by the edge are reported apart.
 pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReading {
-    let quads = CardFinder::default().find(&photo.image);
-    let (quads, crops) = card_crops(&photo.image, quads);
+    let (width, height) = photo.image.dimensions();
+    let (whole, partial) = split_cut_off(CardFinder::default().find(&photo.image), width, height);
+    let (quads, crops) = card_crops(&photo.image, whole);
     let readings = classifier.classify(&crops);
-    assemble_reading(photo, quads, readings)
+    let mut reading = assemble_reading(photo, quads, readings);
+    reading.partial = partial
+        .into_iter()
+        .map(|upright| PartialCard {
+            stored: stored_quad(photo, &upright),
+            upright,
+        })
+        .collect();
+    reading
+}
+
+/// A quadrilateral of the upright picture in the pixels as stored in the file.
+fn stored_quad(photo: &Photo, upright: &Quad) -> Quad {
+    upright.map(|p| {
+        let (x, y) = photo.to_stored((p[0], p[1]));
+        [x, y]
+    })
 }
 
 /// The canonical crop of every quadrilateral, keeping only those that warp
@@ -105,10 +173,7 @@ pub fn assemble_reading(
         .zip(readings)
         .map(|(upright, reading)| TableCard {
             card: reading.card(),
-            stored: upright.map(|p| {
-                let (x, y) = photo.to_stored((p[0], p[1]));
-                [x, y]
-            }),
+            stored: stored_quad(photo, &upright),
             upright,
             reading,
         })
@@ -132,6 +197,7 @@ pub fn assemble_reading(
         sets,
         duplicates,
         unsure,
+        partial: Vec::new(),
         warnings: photo.warnings.clone(),
     }
 }
@@ -192,6 +258,19 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
             Rgb([255, 255, 255]),
         );
     }
+    for partial in &reading.partial {
+        let grey = Rgb([160, 160, 160]);
+        draw_quad_outline_mut(image, &partial.upright, (thickness / 2.0).max(1.0), grey);
+        let centre = partial.upright.centre();
+        draw_label_mut(
+            image,
+            "cut off",
+            centre[0] as i32,
+            centre[1] as i32,
+            12.0 * scale,
+            grey,
+        );
+    }
     if reading.sets.is_empty() {
         let text = if reading.cards.is_empty() {
             "no cards found"
@@ -206,5 +285,51 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
             48.0 * scale,
             Rgb([255, 80, 80]),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A portrait card of `w` x `1.56 w` with its top-left corner at (x, y).
+    fn card(x: f32, y: f32, w: f32) -> Quad {
+        let h = 1.56 * w;
+        Quad {
+            corners: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
+        }
+    }
+
+    /// The same card with only its top `share` inside the picture, whose bottom edge is `bottom`.
+    fn cut_at_bottom(x: f32, w: f32, share: f32, bottom: f32) -> Quad {
+        let h = 1.56 * w * share;
+        Quad {
+            corners: [
+                [x, bottom - h],
+                [x + w, bottom - h],
+                [x + w, bottom],
+                [x, bottom],
+            ],
+        }
+    }
+
+    #[test]
+    fn cards_along_the_edge_are_cut_off_only_when_clearly_smaller() {
+        let (width, height) = (1000, 800);
+        let whole = vec![card(100.0, 100.0, 150.0), card(300.0, 100.0, 150.0)];
+        let mut quads = whole.clone();
+        quads.push(cut_at_bottom(500.0, 150.0, 0.6, 800.0));
+        quads.push(cut_at_bottom(700.0, 150.0, 0.95, 800.0));
+        let (read, cut_off) = split_cut_off(quads, width, height);
+        assert_eq!(cut_off.len(), 1, "{cut_off:?}");
+        assert_eq!(read.len(), 3, "a sliver cut off still reads");
+        // One corner on the edge: a card laid at an angle touching it.
+        let mut touching = card(800.0, 400.0, 150.0);
+        touching.corners[1] = [999.0, 380.0];
+        assert!(!runs_along_edge(&touching, width, height));
+        // A lone card: its shape decides.
+        let (read, cut_off) =
+            split_cut_off(vec![cut_at_bottom(500.0, 150.0, 0.6, 800.0)], width, height);
+        assert_eq!((read.len(), cut_off.len()), (0, 1));
     }
 }

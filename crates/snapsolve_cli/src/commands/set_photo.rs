@@ -111,6 +111,9 @@ fn reading_json(reading: &TableReading) -> serde_json::Value {
         "sets": reading.sets,
         "duplicates": reading.duplicates,
         "unsure": reading.unsure,
+        "partial": reading.partial.iter().map(|p| json!({
+            "corners": p.stored.corners.iter().map(|q| [round(q[0]), round(q[1])]).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "warnings": reading.warnings,
     })
 }
@@ -136,6 +139,11 @@ fn print_text(reading: &TableReading, name: &str, max_sets: usize) {
             "  warning: cards {} read as the same card",
             positions.join(", ")
         );
+    }
+    match reading.partial.len() {
+        0 => {}
+        1 => println!("  1 card cut off by the edge of the photo: left out"),
+        n => println!("  {n} cards cut off by the edge of the photo: left out"),
     }
     match reading.sets.len() {
         0 => println!("no SET"),
