@@ -110,3 +110,48 @@ fn network_reader_copes_with_spoilt_photos() {
         check_photos(&root, &network, Some(distortion), floors);
     }
 }
+
+/// The 19 table photos of `set/more_photos.jsonl` (four sources none of the
+/// network's training crops came from), per source: a floor for each, so that
+/// a change that helps one source and hurts another shows. Issue 13 asks for
+/// 99.5% and no false card over all of them; these floors hold today's reader
+/// (measured when set: errcw 36/36, perimosocordiae 59/60, vidagy 55/66 with 11
+/// cards missed, vimalloc 48/53 with 3 missed; no false card).
+#[test]
+fn network_reader_keeps_its_accuracy_per_source_on_the_newer_photos() {
+    let Some(root) =
+        shared_data_or_skip("network_reader_keeps_its_accuracy_per_source_on_the_newer_photos")
+    else {
+        return;
+    };
+    let text = std::fs::read_to_string(root.join("set/more_photos.jsonl"))
+        .expect("set/more_photos.jsonl is readable");
+    let labels = parse_photo_labels(&text).expect("labels parse");
+    let network = NetworkClassifier::embedded().expect("embedded weights load");
+    let scores = evaluate_photos(&labels, &root, &network, None);
+    let floors = [
+        ("errcw/set-solver (std)", 1.0),
+        ("perimosocordiae/set-finder (std)", 0.98),
+        ("vidagy/setsolver (std)", 0.83),
+        ("vimalloc/set-solver (std)", 0.90),
+    ];
+    assert_eq!(
+        scores.sources.len(),
+        floors.len(),
+        "{:?}",
+        scores.sources.keys()
+    );
+    for (source, floor) in floors {
+        let score = &scores.sources[source];
+        eprintln!(
+            "{source}: {}/{} right, {} false",
+            score.right, score.cards, score.false_cards
+        );
+        assert!(
+            score.card_accuracy() >= floor,
+            "{source}: {:.3}",
+            score.card_accuracy()
+        );
+        assert_eq!(score.false_cards, 0, "{source}");
+    }
+}
