@@ -1,8 +1,10 @@
 //! Runs tdoku's protocol (see `snapsolve_sudoku::bench`) on each puzzle file for
 //! snapsolve's fast solver, the registry crate `sudoku`, tdoku (built from the shared
 //! comparator sources by `build.rs`) and, optionally, the plain backtracking solver,
-//! `--runs` times, alternating solvers within each run, and prints medians, ratios and
-//! guesses per puzzle as a Markdown table.
+//! `--runs` times, and prints medians, ratios and guesses per puzzle as a Markdown
+//! table. Within a run the solvers take turns in `--slices` short slices
+//! (`snapsolve_sudoku::bench::measure_interleaved`), so that on a shared machine they
+//! see the same load.
 //!
 //! ```sh
 //! cd bench/sudoku_comparator && cargo run --release -- --runs 5 FILE...
@@ -13,15 +15,17 @@ mod tdoku;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use snapsolve_sudoku::bench::{BenchConfig, measure, median, shuffled};
+use snapsolve_sudoku::bench::{BenchConfig, measure, measure_interleaved, median, shuffled};
 use snapsolve_sudoku::{BacktrackSolver, FastSolver, Grid, Solver, check_solution, parse_puzzles};
 use sudoku::Sudoku;
 use tdoku::TdokuPuzzle;
 
-const USAGE: &str = "usage: sudoku_comparator [--runs N] [--once fast|crate|tdoku] [--seconds S] [--warmup S] [--backtrack-seconds S] [--backtrack-runs N] FILE...";
+const USAGE: &str = "usage: sudoku_comparator [--runs N] [--slices N] [--once fast|crate|tdoku] [--seconds S] [--warmup S] [--backtrack-seconds S] [--backtrack-runs N] FILE...";
 
 struct Options {
     runs: usize,
+    /// Each run's solvers take turns in this many slices of its budget.
+    slices: usize,
     /// `--once fast|crate|tdoku`: solve each puzzle once with one solver (counting to
     /// 2), untimed, unchecked (for counting instructions under callgrind).
     once: Option<String>,
@@ -36,6 +40,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         runs: 5,
+        slices: 20,
         once: None,
         config: BenchConfig::default(),
         backtrack_budget: Duration::from_secs(3),
@@ -52,6 +57,7 @@ fn parse_args() -> Result<Options, String> {
         };
         match arg.as_str() {
             "--runs" => options.runs = value("--runs")? as usize,
+            "--slices" => options.slices = value("--slices")? as usize,
             "--once" => options.once = args.next(),
             "--backtrack-runs" => options.backtrack_runs = value("--backtrack-runs")? as usize,
             "--seconds" => options.config.budget = Duration::from_secs_f64(value("--seconds")?),
@@ -186,7 +192,6 @@ struct Rates {
 }
 
 fn measure_file(p: &Puzzles, options: &Options, with_tdoku: bool) -> Rates {
-    let config = &options.config;
     let backtrack_config = BenchConfig {
         budget: options.backtrack_budget,
         ..options.config
@@ -196,16 +201,19 @@ fn measure_file(p: &Puzzles, options: &Options, with_tdoku: bool) -> Rates {
         ..Rates::default()
     };
     for run in 0..options.runs {
-        rates
-            .fast
-            .push(measure(&p.grids, config, |g| FastSolver.verdict(g)).rate());
-        rates
-            .krate
-            .push(measure(&p.sudokus, config, crate_count_to_two).rate());
+        let mut fast = |i: usize| FastSolver.verdict(&p.grids[i]).solution().is_some() as usize;
+        let mut krate = |i: usize| crate_count_to_two(&p.sudokus[i]).0;
+        let mut td = |i: usize| tdoku::solve(&p.tdoku[i], 2).0;
+        let mut solvers: Vec<&mut dyn FnMut(usize) -> usize> = vec![&mut fast, &mut krate];
         if with_tdoku {
-            rates
-                .tdoku
-                .push(measure(&p.tdoku, config, |t| tdoku::solve(t, 2).0).rate());
+            solvers.push(&mut td);
+        }
+        let results =
+            measure_interleaved(p.grids.len(), &options.config, options.slices, &mut solvers);
+        rates.fast.push(results[0].rate());
+        rates.krate.push(results[1].rate());
+        if let Some(t) = results.get(2) {
+            rates.tdoku.push(t.rate());
         }
         if run < options.backtrack_runs {
             let b = measure(&p.grids, &backtrack_config, |g| BacktrackSolver.verdict(g));

@@ -1,0 +1,359 @@
+//! What the search does when filtering stops changing words (a *stall*): naked singles,
+//! the triad rules that need all nine digits at once, and, when nothing else is left,
+//! the choice of a branch. The work runs on the three bands side by side ([`Lanes`]),
+//! which compilers turn into one SIMD register per value.
+
+use super::lanes::Lanes;
+use super::state::State;
+use super::tables::{BAND, PERMS, ROW, ROW_STARTS, TRIAD_STARTS};
+use super::tables::{columns, columns_mask, triad_cells, triads};
+
+/// Word `digit` of each band; lane 3 holds a full band, which no rule acts on.
+#[inline(always)]
+fn digit_lanes(state: &State, digit: usize) -> Lanes {
+    let c = &state.cand;
+    Lanes::new([c[digit], c[9 + digit], c[18 + digit], BAND])
+}
+
+/// How many of nine sets hold each bit, as far as the triad rules ask: a bit-sliced
+/// binary sum by carry-save adders (about 30 operations for all nine, where adding
+/// the sets one by one to a counter saturating at four took 63).
+struct Tally {
+    at_least_3: Lanes,
+    exactly_3: Lanes,
+    at_least_4: Lanes,
+}
+
+impl Tally {
+    #[inline(always)]
+    fn of(v: &[Lanes; 9]) -> Tally {
+        // Full adder: sum and carry of three bits.
+        let add3 = |a: Lanes, b: Lanes, c: Lanes| {
+            let t = a.xor(b);
+            (t.xor(c), a.and(b).or(c.and(t)))
+        };
+        let (s1, c1) = add3(v[0], v[1], v[2]);
+        let (s2, c2) = add3(v[3], v[4], v[5]);
+        let (s3, c3) = add3(v[6], v[7], v[8]);
+        let (ones, c4) = add3(s1, s2, s3);
+        // The carries c1-c4 weigh two.
+        let (t, c5) = add3(c1, c2, c3);
+        let twos = t.xor(c4);
+        let fours = c5.or(t.and(c4));
+        let three = ones.and(twos);
+        Tally {
+            at_least_3: three.or(fours),
+            exactly_3: three.and_not(fours),
+            at_least_4: fours,
+        }
+    }
+}
+
+/// The bits of `x` alone in their group of three bits `SPACING` apart (a row's triad
+/// starts: 3; a stack's columns: 1), for words whose groups are all non-empty, which
+/// holds after filtering (every row and box of a digit's band word has a cell).
+#[inline(always)]
+fn alone_in_group<const SPACING: i32, const DOUBLE: i32>(x: Lanes, firsts: u32) -> Lanes {
+    // Clearing each group's lowest bit (no borrow crosses a non-empty group) leaves a
+    // bit exactly in the groups with two or more.
+    let rest = x.and(x.sub(Lanes::splat(firsts)));
+    let crowded = rest
+        .or(rest.shr::<SPACING>())
+        .or(rest.shr::<DOUBLE>())
+        .and(Lanes::splat(firsts));
+    // Each crowded group's first bit times 2^(3 * SPACING) - 1: the whole group.
+    let groups = match SPACING {
+        3 => crowded.shl::<9>().sub(crowded),
+        _ => crowded.shl::<3>().sub(crowded),
+    };
+    x.and_not(groups)
+}
+
+/// Each set bit widened to itself and the two bits above (a triad start → its cells,
+/// a stack's first column → the stack).
+#[inline(always)]
+fn times7(x: Lanes) -> Lanes {
+    x.or(x.shl::<1>()).or(x.shl::<2>())
+}
+
+/// Column bits → those columns in all three rows.
+#[inline(always)]
+fn lanes_columns(y: Lanes) -> Lanes {
+    y.or(y.shl::<9>()).or(y.shl::<18>())
+}
+
+/// The end of a stall.
+pub(super) enum Stall {
+    Contradiction,
+    /// Something was placed or removed: filter again.
+    Changed,
+    Solved,
+    Branch(Branch),
+}
+
+/// Alternatives that split the search: each keeps, for every band, a mask of the
+/// branch digit's word; exactly one of them holds in any solution.
+pub(super) struct Branch {
+    digit: usize,
+    masks: [[u32; 3]; 6],
+    count: usize,
+}
+
+impl Branch {
+    /// How many alternatives.
+    pub(super) fn len(&self) -> usize {
+        self.count
+    }
+}
+
+impl State {
+    /// Naked singles, then the triad rules; when neither changes anything, the branch.
+    #[inline(always)]
+    pub(super) fn stall(&mut self) -> Stall {
+        if let Some(end) = self.naked_singles() {
+            return end;
+        }
+        let mut x = [Lanes::zero(); 9];
+        let mut y = [Lanes::zero(); 9];
+        match self.triad_rules(&mut x, &mut y) {
+            Some(end) => end,
+            None => self.branch(&x, &y),
+        }
+    }
+
+    /// Places the cells left with one candidate. `None` when there is none and the
+    /// grid is neither solved nor dead.
+    #[inline(always)]
+    fn naked_singles(&mut self) -> Option<Stall> {
+        let (mut one, mut two) = (Lanes::zero(), Lanes::zero());
+        for d in 0..9 {
+            let a = digit_lanes(self, d);
+            two = two.or(one.and(a));
+            one = one.or(a);
+        }
+        let u = self.unsolved;
+        let open = Lanes::new([u[0], u[1], u[2], 0]);
+        if open.and_not(one).any() {
+            return Some(Stall::Contradiction);
+        }
+        if !open.any() {
+            return Some(Stall::Solved);
+        }
+        let singles = open.and_not(two);
+        if !singles.any() {
+            return None;
+        }
+        for (band, &in_band) in singles.to_array()[..3].iter().enumerate() {
+            let mut cells = in_band;
+            while cells != 0 {
+                let cell = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                // An earlier single of the same digit and row may have taken the cell's
+                // only candidate away: then no digit is left.
+                let Some(digit) = (0..9).find(|&d| self.cand[9 * band + d] & cell != 0) else {
+                    return Some(Stall::Contradiction);
+                };
+                self.assign(digit, band, cell);
+            }
+        }
+        Some(Stall::Changed)
+    }
+
+    /// The triad rules: a triad (three cells of a row in a box, or of a column in a
+    /// band) holds exactly three digits. So a triad with three possible digits holds
+    /// them all (each is forced there in its row and box, or column and band), one
+    /// with three forced digits holds no other, and fewer possible or more forced is a
+    /// contradiction. A digit is forced into a triad when it is the only triad of its
+    /// row (or, for columns, of its stack) the digit may use: in a closed matrix that
+    /// is every triad on all its configurations. `x` and `y` receive each digit's
+    /// triad starts and column sets for the branch choice. `None`: nothing changed.
+    #[inline(always)]
+    fn triad_rules(&mut self, x: &mut [Lanes; 9], y: &mut [Lanes; 9]) -> Option<Stall> {
+        let (mut forced_x, mut forced_y) = ([Lanes::zero(); 9], [Lanes::zero(); 9]);
+        for d in 0..9 {
+            let a = digit_lanes(self, d);
+            x[d] = a
+                .or(a.shr::<1>())
+                .or(a.shr::<2>())
+                .and(Lanes::splat(TRIAD_STARTS));
+            y[d] = a.or(a.shr::<9>()).or(a.shr::<18>()).and(Lanes::splat(ROW));
+            forced_x[d] = alone_in_group::<3, 6>(x[d], ROW_STARTS);
+            forced_y[d] = alone_in_group::<1, 2>(y[d], 0o111);
+        }
+        let (possible, forced) = (Tally::of(x), Tally::of(&forced_x));
+        let (col_possible, col_forced) = (Tally::of(y), Tally::of(&forced_y));
+        let dead = Lanes::splat(TRIAD_STARTS)
+            .and_not(possible.at_least_3)
+            .or(forced.at_least_4)
+            .or(Lanes::splat(ROW).and_not(col_possible.at_least_3))
+            .or(col_forced.at_least_4);
+        if dead.any() {
+            return Some(Stall::Contradiction);
+        }
+        let fill = possible.exactly_3.and_not(forced.at_least_3);
+        let close = forced.at_least_3.and(possible.at_least_4);
+        let col_fill = col_possible.exactly_3.and_not(col_forced.at_least_3);
+        let col_close = col_forced.at_least_3.and(col_possible.at_least_4);
+        if !fill.or(close).or(col_fill).or(col_close).any() {
+            return None;
+        }
+        for d in 0..9 {
+            // Row triads: a filled triad start `q` keeps the digit out of the rest of
+            // its row and box; a closed one `e` loses the digit.
+            let q = x[d].and(fill);
+            let e = x[d].and(close).and_not(forced_x[d]);
+            let row_starts = q
+                .or(q.shr::<3>())
+                .or(q.shr::<6>())
+                .and(Lanes::splat(ROW_STARTS));
+            // Each start times 0x1ff: the whole row (starts are 9 bits apart).
+            let rows = row_starts.shl::<9>().sub(row_starts);
+            let box_starts = q
+                .or(q.shr::<9>())
+                .or(q.shr::<18>())
+                .and(Lanes::splat(0o111));
+            let boxes = lanes_columns(times7(box_starts));
+            let mut kill = rows.or(boxes).and_not(times7(q)).or(times7(e));
+            // Column triads: a filled one keeps the digit out of the other columns of
+            // its stack in this band and out of its column in the other bands.
+            let qv = y[d].and(col_fill);
+            let ev = y[d].and(col_close).and_not(forced_y[d]);
+            let stack_starts = qv
+                .or(qv.shr::<1>())
+                .or(qv.shr::<2>())
+                .and(Lanes::splat(0o111));
+            let taken = lanes_columns(qv);
+            kill = kill
+                .or(lanes_columns(times7(stack_starts).and_not(qv).or(ev)))
+                .or(taken.rotate1())
+                .or(taken.rotate2());
+            for (band, &lost) in kill.to_array()[..3].iter().enumerate() {
+                self.restrict(9 * band + d, !lost);
+            }
+        }
+        Some(Stall::Changed)
+    }
+
+    /// The branch (after tdoku's choice, with triads counted instead of
+    /// configurations): among bands and stacks whose digits are not all fixed, the one
+    /// with the fewest triads left in all; in it, the first digit with the fewest
+    /// triads (five or six: two configurations, when there is one); one alternative
+    /// per configuration. A digit fixed in a unit has 3 triads there, so a unit with
+    /// all nine fixed has 27.
+    #[inline(always)]
+    fn branch(&self, x: &[Lanes; 9], y: &[Lanes; 9]) -> Stall {
+        let (mut in_rows, mut in_stacks) = (Lanes::zero(), Lanes::zero());
+        for d in 0..9 {
+            // Triads per row at the row's first bit (up to 3 per digit, 27 in all).
+            let xd = x[d];
+            let per_row = xd.add(xd.shr::<3>()).add(xd.shr::<6>());
+            in_rows = in_rows.add(per_row.and(Lanes::splat(3 * ROW_STARTS)));
+            // Columns per stack, counted in place in 3-bit groups, then moved to bytes.
+            let yd = y[d];
+            let per_stack = yd
+                .sub(yd.shr::<1>().and(Lanes::splat(0o333)))
+                .sub(yd.shr::<2>().and(Lanes::splat(0o111)));
+            let bytes = per_stack
+                .and(Lanes::splat(0o7))
+                .or(per_stack.and(Lanes::splat(0o70)).shl::<5>())
+                .or(per_stack.and(Lanes::splat(0o700)).shl::<10>());
+            in_stacks = in_stacks.add(bytes);
+        }
+        let (rows, stacks) = (in_rows.to_array(), in_stacks.to_array());
+        let stacks = stacks[0] + stacks[1] + stacks[2];
+        // (triads, stack?, index) of the best unit so far.
+        let mut best = (u32::MAX, false, 0);
+        for (k, &row_sums) in rows[..3].iter().enumerate() {
+            let band = (row_sums & ROW) + (row_sums >> 9 & ROW) + (row_sums >> 18);
+            if band > 27 && band < best.0 {
+                best = (band, false, k);
+            }
+        }
+        for k in 0..3 {
+            let stack = stacks >> (8 * k) & 0xff;
+            if stack > 27 && stack < best.0 {
+                best = (stack, true, k);
+            }
+        }
+        let (total, vertical, k) = best;
+        if total == u32::MAX {
+            return Stall::Contradiction;
+        }
+        let triads_of = |d: usize| {
+            if vertical {
+                let yd = y[d].to_array();
+                (yd[0] >> (3 * k) & 7).count_ones()
+                    + (yd[1] >> (3 * k) & 7).count_ones()
+                    + (yd[2] >> (3 * k) & 7).count_ones()
+            } else {
+                x[d].to_array()[k].count_ones()
+            }
+        };
+        let (mut digit, mut fewest) = (0, u32::MAX);
+        for d in 0..9 {
+            let n = triads_of(d);
+            if n > 3 && n < fewest {
+                (digit, fewest) = (d, n);
+            }
+        }
+        Stall::Branch(if vertical {
+            self.stack_branch(k, digit)
+        } else {
+            self.band_branch(k, digit)
+        })
+    }
+
+    /// One alternative per configuration of `digit` in `band`.
+    #[inline(always)]
+    fn band_branch(&self, band: usize, digit: usize) -> Branch {
+        let matrix = triads(self.cand[9 * band + digit]) as u16;
+        let mut branch = Branch {
+            digit,
+            masks: [[u32::MAX; 3]; 6],
+            count: 0,
+        };
+        for p in PERMS {
+            if matrix & p == p {
+                branch.masks[branch.count][band] = triad_cells(u32::from(p));
+                branch.count += 1;
+            }
+        }
+        branch
+    }
+
+    /// One alternative per configuration of `digit` in `stack`: which band each of the
+    /// stack's columns holds it in.
+    #[inline(always)]
+    fn stack_branch(&self, stack: usize, digit: usize) -> Branch {
+        let mut matrix = 0u16;
+        for band in 0..3 {
+            let cols = (columns(self.cand[9 * band + digit]) >> (3 * stack)) & 7;
+            matrix |= (cols as u16) << (3 * band);
+        }
+        let mut branch = Branch {
+            digit,
+            masks: [[u32::MAX; 3]; 6],
+            count: 0,
+        };
+        let other_stacks = !columns_mask(7 << (3 * stack));
+        for p in PERMS {
+            if matrix & p == p {
+                for band in 0..3 {
+                    let col = u32::from(p >> (3 * band)) & 7;
+                    branch.masks[branch.count][band] =
+                        other_stacks | columns_mask(col << (3 * stack));
+                }
+                branch.count += 1;
+            }
+        }
+        branch
+    }
+
+    /// Takes alternative `alt` of `branch`.
+    #[inline(always)]
+    pub(super) fn take(&mut self, branch: &Branch, alt: usize) {
+        for band in 0..3 {
+            self.restrict(9 * band + branch.digit, branch.masks[alt][band]);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The search state (27 band words) and the hot loop that filters changed words to a
+//! fixpoint; layout and design in the parent module.
+
+use super::isa::Bits;
+use super::tables::{BAND, H_FILTER, OTHER_BANDS, ROW, V_PAIR, V_SINGLE, columns, lone_cells};
+use crate::grid::{CELLS, Grid};
+
+/// Search state; see the module documentation for the layout. 124 bytes, copied by
+/// value at each guess.
+#[derive(Clone, Copy)]
+pub(super) struct State {
+    /// Where each digit may still go: `cand[9 * band + digit]`.
+    pub(super) cand: [u32; 27],
+    /// Cells whose digit is not yet known, per band.
+    pub(super) unsolved: [u32; 3],
+    /// Bit `9 * band + digit` set when that word changed since it was last filtered.
+    pub(super) dirty: u32,
+}
+
+/// Removes `cells` from the nine digit words of a band; bit `d` of the result says
+/// whether digit `d`'s word lost any. Eight of the nine words go through two SSE2
+/// compares (SSE2 is part of every x86-64), the last one is scalar.
+#[inline(always)]
+fn remove_cells(words: &mut [u32], cells: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
+            _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32, _mm_setzero_si128, _mm_storeu_si128,
+        };
+        assert!(words.len() == 9);
+        // SAFETY: SSE2 is always present on x86-64; the slice holds 9 words, so both
+        // unaligned 4-word accesses (words 0-3 and 4-7) are in bounds.
+        unsafe {
+            let mask = _mm_set1_epi32(cells as i32);
+            let zero = _mm_setzero_si128();
+            let p0 = words.as_mut_ptr().cast::<__m128i>();
+            let p1 = words.as_mut_ptr().add(4).cast::<__m128i>();
+            let (w0, w1) = (_mm_loadu_si128(p0), _mm_loadu_si128(p1));
+            let miss0 = _mm_cmpeq_epi32(_mm_and_si128(w0, mask), zero);
+            let miss1 = _mm_cmpeq_epi32(_mm_and_si128(w1, mask), zero);
+            _mm_storeu_si128(p0, _mm_andnot_si128(mask, w0));
+            _mm_storeu_si128(p1, _mm_andnot_si128(mask, w1));
+            let miss = _mm_movemask_ps(_mm_castsi128_ps(miss0)) as u32
+                | (_mm_movemask_ps(_mm_castsi128_ps(miss1)) as u32) << 4;
+            let last = u32::from(words[8] & cells != 0) << 8;
+            words[8] &= !cells;
+            (!miss & 0xff) | last
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut hit = 0;
+        for (d, word) in words.iter_mut().enumerate() {
+            hit |= u32::from(*word & cells != 0) << d;
+            *word &= !cells;
+        }
+        hit
+    }
+}
+
+impl State {
+    /// Candidates of an empty grid with `puzzle`'s givens placed: a given's cell is
+    /// taken from the other digits and the rest of its row from its own digit (the
+    /// filters do the rest). `None` if two givens share a digit in a row (the other
+    /// clashes surface in propagation).
+    #[inline(always)]
+    pub(super) fn new(puzzle: &Grid) -> Option<State> {
+        let mut givens = [[0u32; 9]; 3];
+        for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
+            for (pos, &digit) in cells.iter().enumerate() {
+                if digit != 0 {
+                    givens[band][usize::from(digit - 1)] |= 1 << pos;
+                }
+            }
+        }
+        let mut state = State {
+            cand: [BAND; 27],
+            unsolved: [BAND; 3],
+            dirty: (1 << 27) - 1,
+        };
+        for (band, digits) in givens.iter().enumerate() {
+            let taken = digits.iter().fold(0, |all, g| all | g);
+            for (digit, &given) in digits.iter().enumerate() {
+                let mut keep = !taken | given;
+                for row in 0..3 {
+                    let in_row = given & (ROW << (9 * row));
+                    if in_row & in_row.wrapping_sub(1) != 0 {
+                        return None;
+                    }
+                    if in_row != 0 {
+                        keep &= !(ROW << (9 * row)) | in_row;
+                    }
+                }
+                state.cand[9 * band + digit] &= keep;
+            }
+        }
+        Some(state)
+    }
+
+    /// Puts `digit` in `cell` of `band` by emptying the rest of its row for that digit;
+    /// filtering then sees a lone cell and does the rest. False if the digit was no
+    /// longer possible there.
+    #[inline(always)]
+    pub(super) fn assign(&mut self, digit: usize, band: usize, cell: u32) -> bool {
+        let i = 9 * band + digit;
+        if self.cand[i] & cell == 0 {
+            return false;
+        }
+        let row = ROW << (9 * (cell.trailing_zeros() / 9));
+        self.restrict(i, !row | cell);
+        true
+    }
+
+    /// Keeps only `mask` of word `i`, marking it changed if it lost anything.
+    #[inline(always)]
+    pub(super) fn restrict(&mut self, i: usize, mask: u32) {
+        let old = self.cand[i];
+        self.cand[i] = old & mask;
+        self.dirty |= u32::from(old & !mask != 0) << i;
+    }
+
+    /// Filters word `i` (band `i / 9`, digit `i % 9`): the row/box triad filter of the
+    /// band, the vertical filters it implies for the digit's two other bands, and, for
+    /// every row left with one cell, removal of that cell from the other eight digits.
+    /// False on a contradiction. This is the hot loop: about 100 instructions, no
+    /// branch but the contradiction test and "a digit was placed".
+    #[inline(always)]
+    fn filter_word<B: Bits>(&mut self, i: usize) -> bool {
+        let band = i / 9;
+        // Horizontal: keep the triads on some row→box permutation (idempotent, so one
+        // lookup reaches this word's fixpoint).
+        let a = self.cand[i] & H_FILTER[B::triads(self.cand[i])];
+        if a == 0 {
+            return false;
+        }
+        // Vertical: the other two bands of the digit, from column sets only. Their old
+        // column sets are used (they may be a filter behind): weaker, never wrong.
+        let [i1, i2] = OTHER_BANDS[i];
+        let (b1, b2) = (self.cand[i1], self.cand[i2]);
+        let s = columns(a) as usize;
+        let single = V_SINGLE[s];
+        let n1 = b1 & single & V_PAIR[s | columns(b2) as usize];
+        let n2 = b2 & single & V_PAIR[s | columns(b1) as usize];
+        self.cand[i1] = n1;
+        self.cand[i2] = n2;
+        // Branch-free: whether a band lost anything is data, not control flow.
+        self.dirty |= u32::from(n1 != b1) << i1 | u32::from(n2 != b2) << i2;
+        // Hidden singles: a lone cell in a row not yet counted as solved.
+        // Branch-free too: whether a row became lone is close to a coin toss (a branch
+        // here mispredicted 41% of the time), and with no new single the removal
+        // below changes nothing.
+        let solved = lone_cells(a) & self.unsolved[band];
+        self.unsolved[band] &= !solved;
+        let hit = remove_cells(&mut self.cand[9 * band..9 * band + 9], solved);
+        self.dirty |= hit << (9 * band);
+        // `remove_cells` also cleared the solved cells from this word and marked it;
+        // writing `a` back restores them, and this word is at its fixpoint.
+        self.cand[i] = a;
+        self.dirty &= !(1 << i);
+        true
+    }
+
+    /// Filters changed words, lowest index first, until none is left. False on a
+    /// contradiction.
+    #[inline(always)]
+    pub(super) fn settle<B: Bits>(&mut self) -> bool {
+        while self.dirty != 0 {
+            let i = self.dirty.trailing_zeros() as usize;
+            if !self.filter_word::<B>(i) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The grid of a solved state.
+    pub(super) fn solution(&self) -> Option<Grid> {
+        let mut cells = [0u8; CELLS];
+        for d in 0..9 {
+            for band in 0..3 {
+                let mut bits = self.cand[9 * band + d];
+                while bits != 0 {
+                    let pos = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    cells[27 * band + pos] = d as u8 + 1;
+                }
+            }
+        }
+        Grid::from_cells(cells)
+    }
+}
