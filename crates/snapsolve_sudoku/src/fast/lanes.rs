@@ -9,9 +9,10 @@ pub(super) struct Lanes(imp::Repr);
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32,
+        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_setr_epi32, _mm_setzero_si128,
         _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_sub_epi32,
+        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
         _mm_xor_si128,
     };
 
@@ -20,11 +21,37 @@ mod imp {
     pub(super) type Repr = __m128i;
 
     // SAFETY (every block below): these are SSE2 intrinsics, which every x86-64 CPU
-    // has; the only memory access is a store into a local array of the same size.
+    // has; the memory accesses are a store into a local array of the same size and,
+    // in `digits`, 4-word loads at words 0, 4, 9, 13, 18 and 22 of a 27-word array.
     impl Lanes {
         #[inline(always)]
         pub(in super::super) fn new(v: [u32; 4]) -> Lanes {
             Lanes(unsafe { _mm_setr_epi32(v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32) })
+        }
+
+        /// The nine digits of band-major words (`words[9 * band + digit]`), one
+        /// `Lanes` per digit with `spare` in lane 3: three 4-word loads per four
+        /// digits, transposed with unpacks.
+        #[inline(always)]
+        pub(in super::super) fn digits(words: &[u32; 27], spare: u32) -> [Lanes; 9] {
+            let mut out = [Lanes::zero(); 9];
+            unsafe {
+                let s = _mm_set1_epi32(spare as i32);
+                for first in [0, 4] {
+                    let p = words.as_ptr().add(first);
+                    let r0 = _mm_loadu_si128(p.cast());
+                    let r1 = _mm_loadu_si128(p.add(9).cast());
+                    let r2 = _mm_loadu_si128(p.add(18).cast());
+                    let (lo01, hi01) = (_mm_unpacklo_epi32(r0, r1), _mm_unpackhi_epi32(r0, r1));
+                    let (lo2s, hi2s) = (_mm_unpacklo_epi32(r2, s), _mm_unpackhi_epi32(r2, s));
+                    out[first] = Lanes(_mm_unpacklo_epi64(lo01, lo2s));
+                    out[first + 1] = Lanes(_mm_unpackhi_epi64(lo01, lo2s));
+                    out[first + 2] = Lanes(_mm_unpacklo_epi64(hi01, hi2s));
+                    out[first + 3] = Lanes(_mm_unpackhi_epi64(hi01, hi2s));
+                }
+            }
+            out[8] = Lanes::new([words[8], words[17], words[26], spare]);
+            out
         }
 
         #[inline(always)]
@@ -129,6 +156,11 @@ mod imp {
         }
 
         #[inline(always)]
+        pub(in super::super) fn digits(words: &[u32; 27], spare: u32) -> [Lanes; 9] {
+            std::array::from_fn(|d| Lanes([words[d], words[9 + d], words[18 + d], spare]))
+        }
+
+        #[inline(always)]
         pub(in super::super) fn zero() -> Lanes {
             Lanes([0; 4])
         }
@@ -205,6 +237,16 @@ mod imp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_are_transposed_from_band_major_words() {
+        let words: [u32; 27] = std::array::from_fn(|i| 100 + i as u32);
+        let digits = Lanes::digits(&words, 7);
+        for (d, lanes) in digits.iter().enumerate() {
+            let d = d as u32;
+            assert_eq!(lanes.to_array(), [100 + d, 109 + d, 118 + d, 7]);
+        }
+    }
 
     #[test]
     fn lane_operations() {

@@ -8,13 +8,6 @@ use super::state::State;
 use super::tables::{BAND, PERMS, ROW, ROW_STARTS, TRIAD_STARTS};
 use super::tables::{columns, columns_mask, triad_cells, triads};
 
-/// Word `digit` of each band; lane 3 holds a full band, which no rule acts on.
-#[inline(always)]
-fn digit_lanes(state: &State, digit: usize) -> Lanes {
-    let c = &state.cand;
-    Lanes::new([c[digit], c[9 + digit], c[18 + digit], BAND])
-}
-
 /// How many of nine sets hold each bit, as far as the triad rules ask: a bit-sliced
 /// binary sum by carry-save adders (about 30 operations for all nine, where adding
 /// the sets one by one to a counter saturating at four took 63).
@@ -110,12 +103,15 @@ impl State {
     /// Naked singles, then the triad rules; when neither changes anything, the branch.
     #[inline(always)]
     pub(super) fn stall(&mut self) -> Stall {
-        if let Some(end) = self.naked_singles() {
+        // Each digit's words of the three bands; lane 3 holds a full band, which no
+        // rule acts on.
+        let words = Lanes::digits(&self.cand, BAND);
+        if let Some(end) = self.naked_singles(&words) {
             return end;
         }
         let mut x = [Lanes::zero(); 9];
         let mut y = [Lanes::zero(); 9];
-        match self.triad_rules(&mut x, &mut y) {
+        match self.triad_rules(&words, &mut x, &mut y) {
             Some(end) => end,
             None => self.branch(&x, &y),
         }
@@ -124,10 +120,9 @@ impl State {
     /// Places the cells left with one candidate. `None` when there is none and the
     /// grid is neither solved nor dead.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Option<Stall> {
+    fn naked_singles(&mut self, words: &[Lanes; 9]) -> Option<Stall> {
         let (mut one, mut two) = (Lanes::zero(), Lanes::zero());
-        for d in 0..9 {
-            let a = digit_lanes(self, d);
+        for &a in words {
             two = two.or(one.and(a));
             one = one.or(a);
         }
@@ -168,10 +163,14 @@ impl State {
     /// is every triad on all its configurations. `x` and `y` receive each digit's
     /// triad starts and column sets for the branch choice. `None`: nothing changed.
     #[inline(always)]
-    fn triad_rules(&mut self, x: &mut [Lanes; 9], y: &mut [Lanes; 9]) -> Option<Stall> {
+    fn triad_rules(
+        &mut self,
+        words: &[Lanes; 9],
+        x: &mut [Lanes; 9],
+        y: &mut [Lanes; 9],
+    ) -> Option<Stall> {
         let (mut forced_x, mut forced_y) = ([Lanes::zero(); 9], [Lanes::zero(); 9]);
-        for d in 0..9 {
-            let a = digit_lanes(self, d);
+        for (d, &a) in words.iter().enumerate() {
             x[d] = a
                 .or(a.shr::<1>())
                 .or(a.shr::<2>())
