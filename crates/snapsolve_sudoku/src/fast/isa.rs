@@ -129,17 +129,24 @@ macro_rules! search_on {
                     Stall::Solved => return out.found(&state),
                     Stall::Branch(branch) => branch,
                 };
-                let last = branch.len() - 1;
-                for alt in 0..last {
+                let mut alternatives = branch.alternatives();
+                if alternatives == 0 {
+                    return false;
+                }
+                let last = 31 - alternatives.leading_zeros() as usize;
+                alternatives &= !(1 << last);
+                while alternatives != 0 {
+                    let perm = alternatives.trailing_zeros() as usize;
+                    alternatives &= alternatives - 1;
                     out.guessed();
                     let mut child = state;
-                    child.take(&branch, alt);
+                    child.take(branch, perm);
                     if $name(child, out) {
                         return true;
                     }
                 }
                 // The last alternative reuses this frame's state: no copy.
-                state.take(&branch, last);
+                state.take(branch, last);
             }
         }
     };

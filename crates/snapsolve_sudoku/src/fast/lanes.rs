@@ -9,11 +9,11 @@ pub(super) struct Lanes(imp::Repr);
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_setr_epi32, _mm_setzero_si128,
-        _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_sub_epi32,
-        _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-        _mm_xor_si128,
+        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32,
+        _mm_cvtsi128_si32, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32,
+        _mm_setr_epi32, _mm_setzero_si128, _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32,
+        _mm_storeu_si128, _mm_sub_epi32, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+        _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
     };
 
     use super::Lanes;
@@ -69,6 +69,12 @@ mod imp {
             let mut out = [0u32; 4];
             unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), self.0) };
             out
+        }
+
+        /// Lane 0.
+        #[inline(always)]
+        pub(in super::super) fn first(self) -> u32 {
+            unsafe { _mm_cvtsi128_si32(self.0) as u32 }
         }
 
         /// `self & other`.
@@ -171,6 +177,11 @@ mod imp {
         }
 
         #[inline(always)]
+        pub(in super::super) fn first(self) -> u32 {
+            self.0[0]
+        }
+
+        #[inline(always)]
         fn zip(self, other: Lanes, f: impl Fn(u32, u32) -> u32) -> Lanes {
             Lanes(std::array::from_fn(|k| f(self.0[k], other.0[k])))
         }
@@ -266,6 +277,7 @@ mod tests {
         assert!(!Lanes::new([0, 0, 0, 5]).any());
         assert!(Lanes::new([0, 0, 1, 0]).any());
         assert_eq!(Lanes::splat(3).to_array(), [3; 4]);
+        assert_eq!(a.first(), 0b1100);
         assert_eq!(Lanes::zero().to_array(), [0; 4]);
     }
 }

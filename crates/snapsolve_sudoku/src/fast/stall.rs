@@ -84,19 +84,44 @@ pub(super) enum Stall {
     Branch(Branch),
 }
 
-/// Alternatives that split the search: each keeps, for every band, a mask of the
-/// branch digit's word; exactly one of them holds in any solution.
+/// A split of the search: the configurations of `digit` in one band (or stack) that
+/// are still possible, one alternative each; exactly one holds in any solution.
+#[derive(Clone, Copy)]
 pub(super) struct Branch {
     digit: usize,
-    masks: [[u32; 3]; 6],
-    count: usize,
+    unit: usize,
+    vertical: bool,
+    /// Bit `p`: permutation `PERMS[p]` (row → box, or column → band) is possible.
+    perms: u32,
 }
 
 impl Branch {
-    /// How many alternatives.
-    pub(super) fn len(&self) -> usize {
-        self.count
+    /// The alternatives: bit `p` set for configuration `p`.
+    #[inline(always)]
+    pub(super) fn alternatives(&self) -> u32 {
+        self.perms
     }
+}
+
+/// The cells of each permutation's triads in a band.
+const PERM_CELLS: [u32; 6] = {
+    let mut table = [0; 6];
+    let mut p = 0;
+    while p < 6 {
+        table[p] = triad_cells(PERMS[p] as u32);
+        p += 1;
+    }
+    table
+};
+
+/// Bit `p` set for each permutation `PERMS[p]` inside a 3x3 matrix.
+#[inline(always)]
+fn permutations_in(matrix: u16) -> u32 {
+    let mut perms = 0;
+    for (p, &perm) in PERMS.iter().enumerate() {
+        perms |= u32::from(matrix & perm == perm) << p;
+    }
+    perms
 }
 
 impl State {
@@ -241,35 +266,46 @@ impl State {
     /// all nine fixed has 27.
     #[inline(always)]
     fn branch(&self, x: &[Lanes; 9], y: &[Lanes; 9]) -> Stall {
-        let (mut in_rows, mut in_stacks) = (Lanes::zero(), Lanes::zero());
+        // Each digit's triads in each band (lane b) and in each stack (byte k of lane
+        // 0), and the totals per band and stack.
+        let mut in_bands = [[0u32; 4]; 9];
+        let mut in_stacks = [0u32; 9];
+        let (mut band_totals, mut stack_totals) = (Lanes::zero(), 0);
         for d in 0..9 {
-            // Triads per row at the row's first bit (up to 3 per digit, 27 in all).
+            // Triads per row at the row's first bit (at most 3), then per band.
             let xd = x[d];
-            let per_row = xd.add(xd.shr::<3>()).add(xd.shr::<6>());
-            in_rows = in_rows.add(per_row.and(Lanes::splat(3 * ROW_STARTS)));
-            // Columns per stack, counted in place in 3-bit groups, then moved to bytes.
+            let rows = xd
+                .add(xd.shr::<3>())
+                .add(xd.shr::<6>())
+                .and(Lanes::splat(3 * ROW_STARTS));
+            let bands = rows
+                .add(rows.shr::<9>())
+                .add(rows.shr::<18>())
+                .and(Lanes::splat(0xf));
+            band_totals = band_totals.add(bands);
+            in_bands[d] = bands.to_array();
+            // Columns per stack, counted in place in 3-bit groups, moved to bytes and
+            // summed over the bands.
             let yd = y[d];
-            let per_stack = yd
+            let groups = yd
                 .sub(yd.shr::<1>().and(Lanes::splat(0o333)))
                 .sub(yd.shr::<2>().and(Lanes::splat(0o111)));
-            let bytes = per_stack
+            let bytes = groups
                 .and(Lanes::splat(0o7))
-                .or(per_stack.and(Lanes::splat(0o70)).shl::<5>())
-                .or(per_stack.and(Lanes::splat(0o700)).shl::<10>());
-            in_stacks = in_stacks.add(bytes);
+                .or(groups.and(Lanes::splat(0o70)).shl::<5>())
+                .or(groups.and(Lanes::splat(0o700)).shl::<10>());
+            in_stacks[d] = bytes.add(bytes.rotate1()).add(bytes.rotate2()).first();
+            stack_totals += in_stacks[d];
         }
-        let (rows, stacks) = (in_rows.to_array(), in_stacks.to_array());
-        let stacks = stacks[0] + stacks[1] + stacks[2];
         // (triads, stack?, index) of the best unit so far.
         let mut best = (u32::MAX, false, 0);
-        for (k, &row_sums) in rows[..3].iter().enumerate() {
-            let band = (row_sums & ROW) + (row_sums >> 9 & ROW) + (row_sums >> 18);
+        for (k, &band) in band_totals.to_array()[..3].iter().enumerate() {
             if band > 27 && band < best.0 {
                 best = (band, false, k);
             }
         }
         for k in 0..3 {
-            let stack = stacks >> (8 * k) & 0xff;
+            let stack = stack_totals >> (8 * k) & 0xff;
             if stack > 27 && stack < best.0 {
                 best = (stack, true, k);
             }
@@ -278,19 +314,13 @@ impl State {
         if total == u32::MAX {
             return Stall::Contradiction;
         }
-        let triads_of = |d: usize| {
-            if vertical {
-                let yd = y[d].to_array();
-                (yd[0] >> (3 * k) & 7).count_ones()
-                    + (yd[1] >> (3 * k) & 7).count_ones()
-                    + (yd[2] >> (3 * k) & 7).count_ones()
-            } else {
-                x[d].to_array()[k].count_ones()
-            }
+        let counts: [u32; 9] = if vertical {
+            in_stacks.map(|n| n >> (8 * k) & 0xff)
+        } else {
+            in_bands.map(|n| n[k])
         };
         let (mut digit, mut fewest) = (0, u32::MAX);
-        for d in 0..9 {
-            let n = triads_of(d);
+        for (d, &n) in counts.iter().enumerate() {
             if n > 3 && n < fewest {
                 (digit, fewest) = (d, n);
             }
@@ -302,26 +332,20 @@ impl State {
         })
     }
 
-    /// One alternative per configuration of `digit` in `band`.
+    /// The configurations of `digit` in `band`.
     #[inline(always)]
     fn band_branch(&self, band: usize, digit: usize) -> Branch {
         let matrix = triads(self.cand[9 * band + digit]) as u16;
-        let mut branch = Branch {
+        Branch {
             digit,
-            masks: [[u32::MAX; 3]; 6],
-            count: 0,
-        };
-        for p in PERMS {
-            if matrix & p == p {
-                branch.masks[branch.count][band] = triad_cells(u32::from(p));
-                branch.count += 1;
-            }
+            unit: band,
+            vertical: false,
+            perms: permutations_in(matrix),
         }
-        branch
     }
 
-    /// One alternative per configuration of `digit` in `stack`: which band each of the
-    /// stack's columns holds it in.
+    /// The configurations of `digit` in `stack`: which band each of the stack's
+    /// columns holds it in.
     #[inline(always)]
     fn stack_branch(&self, stack: usize, digit: usize) -> Branch {
         let mut matrix = 0u16;
@@ -329,30 +353,29 @@ impl State {
             let cols = (columns(self.cand[9 * band + digit]) >> (3 * stack)) & 7;
             matrix |= (cols as u16) << (3 * band);
         }
-        let mut branch = Branch {
+        Branch {
             digit,
-            masks: [[u32::MAX; 3]; 6],
-            count: 0,
-        };
-        let other_stacks = !columns_mask(7 << (3 * stack));
-        for p in PERMS {
-            if matrix & p == p {
-                for band in 0..3 {
-                    let col = u32::from(p >> (3 * band)) & 7;
-                    branch.masks[branch.count][band] =
-                        other_stacks | columns_mask(col << (3 * stack));
-                }
-                branch.count += 1;
-            }
+            unit: stack,
+            vertical: true,
+            perms: permutations_in(matrix),
         }
-        branch
     }
 
-    /// Takes alternative `alt` of `branch`.
+    /// Takes configuration `perm` of `branch`.
     #[inline(always)]
-    pub(super) fn take(&mut self, branch: &Branch, alt: usize) {
-        for band in 0..3 {
-            self.restrict(9 * band + branch.digit, branch.masks[alt][band]);
+    pub(super) fn take(&mut self, branch: Branch, perm: usize) {
+        let (digit, unit) = (branch.digit, branch.unit);
+        if branch.vertical {
+            let other_stacks = !columns_mask(7 << (3 * unit));
+            for band in 0..3 {
+                let col = u32::from(PERMS[perm] >> (3 * band)) & 7;
+                self.restrict(
+                    9 * band + digit,
+                    other_stacks | columns_mask(col << (3 * unit)),
+                );
+            }
+        } else {
+            self.restrict(9 * unit + digit, PERM_CELLS[perm]);
         }
     }
 }
