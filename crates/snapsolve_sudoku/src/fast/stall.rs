@@ -15,6 +15,8 @@ struct Tally {
     at_least_3: Lanes,
     exactly_3: Lanes,
     at_least_4: Lanes,
+    /// The count itself: bit planes of weight 1, 2, 4 and 8.
+    planes: [Lanes; 4],
 }
 
 impl Tally {
@@ -32,12 +34,14 @@ impl Tally {
         // The carries c1-c4 weigh two.
         let (t, c5) = add3(c1, c2, c3);
         let twos = t.xor(c4);
-        let fours = c5.or(t.and(c4));
+        let c6 = t.and(c4);
+        let fours = c5.or(c6);
         let three = ones.and(twos);
         Tally {
             at_least_3: three.or(fours),
             exactly_3: three.and_not(fours),
             at_least_4: fours,
+            planes: [ones, twos, c5.xor(c6), c5.and(c6)],
         }
     }
 }
@@ -60,6 +64,32 @@ fn alone_in_group<const SPACING: i32, const DOUBLE: i32>(x: Lanes, firsts: u32) 
         _ => crowded.shl::<3>().sub(crowded),
     };
     x.and_not(groups)
+}
+
+/// How many triad starts each band holds (at most 9): summed per row at the row's
+/// first bit (at most 3), then over the rows.
+#[inline(always)]
+fn triad_starts_per_band(x: Lanes) -> Lanes {
+    let rows = x
+        .add(x.shr::<3>())
+        .add(x.shr::<6>())
+        .and(Lanes::splat(3 * ROW_STARTS));
+    rows.add(rows.shr::<9>())
+        .add(rows.shr::<18>())
+        .and(Lanes::splat(0xf))
+}
+
+/// How many columns of each stack a 9-bit column set holds, in byte `k` for stack `k`:
+/// counted in place in 3-bit groups, then moved to bytes (room for sums).
+#[inline(always)]
+fn columns_per_stack(y: Lanes) -> Lanes {
+    let groups = y
+        .sub(y.shr::<1>().and(Lanes::splat(0o333)))
+        .sub(y.shr::<2>().and(Lanes::splat(0o111)));
+    groups
+        .and(Lanes::splat(0o7))
+        .or(groups.and(Lanes::splat(0o70)).shl::<5>())
+        .or(groups.and(Lanes::splat(0o700)).shl::<10>())
 }
 
 /// Each set bit widened to itself and the two bits above (a triad start → its cells,
@@ -137,8 +167,8 @@ impl State {
         let mut x = [Lanes::zero(); 9];
         let mut y = [Lanes::zero(); 9];
         match self.triad_rules(&words, &mut x, &mut y) {
-            Some(end) => end,
-            None => self.branch(&x, &y),
+            Ok(end) => end,
+            Err(counts) => self.branch(&x, &y, &counts),
         }
     }
 
@@ -186,14 +216,15 @@ impl State {
     /// contradiction. A digit is forced into a triad when it is the only triad of its
     /// row (or, for columns, of its stack) the digit may use: in a closed matrix that
     /// is every triad on all its configurations. `x` and `y` receive each digit's
-    /// triad starts and column sets for the branch choice. `None`: nothing changed.
+    /// triad starts and column sets for the branch choice. When nothing changed, the
+    /// error holds how many digits each triad may hold (rows, then columns).
     #[inline(always)]
     fn triad_rules(
         &mut self,
         words: &[Lanes; 9],
         x: &mut [Lanes; 9],
         y: &mut [Lanes; 9],
-    ) -> Option<Stall> {
+    ) -> Result<Stall, [[Lanes; 4]; 2]> {
         let (mut forced_x, mut forced_y) = ([Lanes::zero(); 9], [Lanes::zero(); 9]);
         for (d, &a) in words.iter().enumerate() {
             x[d] = a
@@ -212,14 +243,14 @@ impl State {
             .or(Lanes::splat(ROW).and_not(col_possible.at_least_3))
             .or(col_forced.at_least_4);
         if dead.any() {
-            return Some(Stall::Contradiction);
+            return Ok(Stall::Contradiction);
         }
         let fill = possible.exactly_3.and_not(forced.at_least_3);
         let close = forced.at_least_3.and(possible.at_least_4);
         let col_fill = col_possible.exactly_3.and_not(col_forced.at_least_3);
         let col_close = col_forced.at_least_3.and(col_possible.at_least_4);
         if !fill.or(close).or(col_fill).or(col_close).any() {
-            return None;
+            return Err([possible.planes, col_possible.planes]);
         }
         for d in 0..9 {
             // Row triads: a filled triad start `q` keeps the digit out of the rest of
@@ -255,7 +286,7 @@ impl State {
                 self.restrict(9 * band + d, !lost);
             }
         }
-        Some(Stall::Changed)
+        Ok(Stall::Changed)
     }
 
     /// The branch (after tdoku's choice, with triads counted instead of
@@ -265,38 +296,22 @@ impl State {
     /// per configuration. A digit fixed in a unit has 3 triads there, so a unit with
     /// all nine fixed has 27.
     #[inline(always)]
-    fn branch(&self, x: &[Lanes; 9], y: &[Lanes; 9]) -> Stall {
-        // Each digit's triads in each band (lane b) and in each stack (byte k of lane
-        // 0), and the totals per band and stack.
-        let mut in_bands = [[0u32; 4]; 9];
-        let mut in_stacks = [0u32; 9];
-        let (mut band_totals, mut stack_totals) = (Lanes::zero(), 0);
-        for d in 0..9 {
-            // Triads per row at the row's first bit (at most 3), then per band.
-            let xd = x[d];
-            let rows = xd
-                .add(xd.shr::<3>())
-                .add(xd.shr::<6>())
-                .and(Lanes::splat(3 * ROW_STARTS));
-            let bands = rows
-                .add(rows.shr::<9>())
-                .add(rows.shr::<18>())
-                .and(Lanes::splat(0xf));
-            band_totals = band_totals.add(bands);
-            in_bands[d] = bands.to_array();
-            // Columns per stack, counted in place in 3-bit groups, moved to bytes and
-            // summed over the bands.
-            let yd = y[d];
-            let groups = yd
-                .sub(yd.shr::<1>().and(Lanes::splat(0o333)))
-                .sub(yd.shr::<2>().and(Lanes::splat(0o111)));
-            let bytes = groups
-                .and(Lanes::splat(0o7))
-                .or(groups.and(Lanes::splat(0o70)).shl::<5>())
-                .or(groups.and(Lanes::splat(0o700)).shl::<10>());
-            in_stacks[d] = bytes.add(bytes.rotate1()).add(bytes.rotate2()).first();
-            stack_totals += in_stacks[d];
-        }
+    fn branch(&self, x: &[Lanes; 9], y: &[Lanes; 9], counts: &[[Lanes; 4]; 2]) -> Stall {
+        // Triads per band and per stack, from the count planes (weights 1, 2, 4, 8).
+        let [ones, twos, fours, eights] = counts[0].map(triad_starts_per_band);
+        let band_totals = ones
+            .add(twos.shl::<1>())
+            .add(fours.shl::<2>())
+            .add(eights.shl::<3>());
+        let [ones, twos, fours, eights] = counts[1].map(columns_per_stack);
+        let stack_bytes = ones
+            .add(twos.shl::<1>())
+            .add(fours.shl::<2>())
+            .add(eights.shl::<3>());
+        let stack_totals = stack_bytes
+            .add(stack_bytes.rotate1())
+            .add(stack_bytes.rotate2())
+            .first();
         // (triads, stack?, index) of the best unit so far.
         let mut best = (u32::MAX, false, 0);
         for (k, &band) in band_totals.to_array()[..3].iter().enumerate() {
@@ -315,9 +330,13 @@ impl State {
             return Stall::Contradiction;
         }
         let counts: [u32; 9] = if vertical {
-            in_stacks.map(|n| n >> (8 * k) & 0xff)
+            let stack = Lanes::splat(7 << (3 * k));
+            y.map(|yd| {
+                let [a, b, c, _] = yd.and(stack).to_array();
+                a.count_ones() + b.count_ones() + c.count_ones()
+            })
         } else {
-            in_bands.map(|n| n[k])
+            x.map(|xd| xd.to_array()[k].count_ones())
         };
         let (mut digit, mut fewest) = (0, u32::MAX);
         for (d, &n) in counts.iter().enumerate() {
