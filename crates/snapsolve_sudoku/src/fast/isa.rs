@@ -116,7 +116,15 @@ impl Bits for Pext {
 /// Depth-first search, compiled once per instruction set: true once `out` wants no
 /// more solutions.
 macro_rules! search_on {
-    ($name:ident, $bits:ty $(, $features:literal)?) => {
+    ($solve:ident, $name:ident, $bits:ty $(, $features:literal)?) => {
+        /// Sets the givens and searches (both compiled for this instruction set).
+        $(#[target_feature(enable = $features)])?
+        fn $solve(puzzle: &Grid, out: &mut impl Solutions) {
+            if let Some(state) = State::new(puzzle) {
+                $name(state, out);
+            }
+        }
+
         $(#[target_feature(enable = $features)])?
         fn $name(mut state: State, out: &mut impl Solutions) -> bool {
             loop {
@@ -152,11 +160,12 @@ macro_rules! search_on {
     };
 }
 
-search_on!(search_portable, Lookup);
+search_on!(solve_portable, search_portable, Lookup);
 #[cfg(target_arch = "x86_64")]
-search_on!(search_avx2, Pext, "avx2,bmi1,bmi2,popcnt,lzcnt");
+search_on!(solve_avx2, search_avx2, Pext, "avx2,bmi1,bmi2,popcnt,lzcnt");
 #[cfg(target_arch = "x86_64")]
 search_on!(
+    solve_avx512,
     search_avx512,
     Pext,
     "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq"
@@ -165,22 +174,13 @@ search_on!(
 /// Depth-first search from `puzzle` on `isa` (which this CPU must run); stops when
 /// `out` says so.
 pub(super) fn solve_into(isa: Isa, puzzle: &Grid, out: &mut impl Solutions) {
-    let Some(state) = State::new(puzzle) else {
-        return;
-    };
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: callers pass an instruction set that `Isa::available` confirmed.
-        Isa::Avx512 => unsafe {
-            search_avx512(state, out);
-        },
+        Isa::Avx512 => unsafe { solve_avx512(puzzle, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Isa::Avx2 => unsafe {
-            search_avx2(state, out);
-        },
-        _ => {
-            search_portable(state, out);
-        }
+        Isa::Avx2 => unsafe { solve_avx2(puzzle, out) },
+        _ => solve_portable(puzzle, out),
     }
 }

@@ -2,7 +2,9 @@
 //! fixpoint; layout and design in the parent module.
 
 use super::isa::Bits;
-use super::tables::{BAND, H_FILTER, OTHER_BANDS, ROW, V_PAIR, V_SINGLE, columns, lone_cells};
+use super::tables::{
+    BAND, H_FILTER, OTHER_BANDS, ROW, ROW_STARTS, V_PAIR, V_SINGLE, columns, lone_cells,
+};
 use crate::grid::{CELLS, Grid};
 
 /// Search state; see the module documentation for the layout. 124 bytes, copied by
@@ -66,12 +68,12 @@ impl State {
     /// clashes surface in propagation).
     #[inline(always)]
     pub(super) fn new(puzzle: &Grid) -> Option<State> {
-        let mut givens = [[0u32; 9]; 3];
+        // Given cells per band and digit (index 0: empty cells, unused), branch-free:
+        // whether a cell is given is as unpredictable as the puzzle.
+        let mut givens = [[0u32; 10]; 3];
         for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
             for (pos, &digit) in cells.iter().enumerate() {
-                if digit != 0 {
-                    givens[band][usize::from(digit - 1)] |= 1 << pos;
-                }
+                givens[band][usize::from(digit)] |= 1 << pos;
             }
         }
         let mut state = State {
@@ -79,23 +81,21 @@ impl State {
             unsolved: [BAND; 3],
             dirty: (1 << 27) - 1,
         };
+        let mut clash = false;
         for (band, digits) in givens.iter().enumerate() {
-            let taken = digits.iter().fold(0, |all, g| all | g);
-            for (digit, &given) in digits.iter().enumerate() {
-                let mut keep = !taken | given;
-                for row in 0..3 {
-                    let in_row = given & (ROW << (9 * row));
-                    if in_row & in_row.wrapping_sub(1) != 0 {
-                        return None;
-                    }
-                    if in_row != 0 {
-                        keep &= !(ROW << (9 * row)) | in_row;
-                    }
-                }
-                state.cand[9 * band + digit] &= keep;
+            let taken = BAND & !digits[0];
+            for (digit, &given) in digits[1..].iter().enumerate() {
+                // The rows holding a given: the row's top bit is set by the carry of
+                // adding 0xff to its low eight bits, or by the top bit itself.
+                const LOW8: u32 = 0xff | 0xff << 9 | 0xff << 18;
+                let tops = (((given & LOW8) + LOW8) | given) & (ROW_STARTS << 8);
+                let rows = (tops >> 8) * ROW;
+                // Two givens of one digit in a row: more givens than rows with one.
+                clash |= given.count_ones() != tops.count_ones();
+                state.cand[9 * band + digit] = BAND & (!taken | given) & (!rows | given);
             }
         }
-        Some(state)
+        (!clash).then_some(state)
     }
 
     /// Puts `digit` in `cell` of `band` by emptying the rest of its row for that digit;
