@@ -114,6 +114,15 @@ pub(super) enum Stall {
     Branch(Branch),
 }
 
+/// What the triad rules did.
+enum Rules {
+    /// Found a contradiction, or changed words.
+    Acted(Stall),
+    /// Nothing to do; how many digits each triad may hold, as bit planes of weight 1,
+    /// 2, 4, 8 (row triads at their first cell, then column triads at their column).
+    Quiet([[Lanes; 4]; 2]),
+}
+
 /// A split of the search: the configurations of `digit` in one band (or stack) that
 /// are still possible, one alternative each; exactly one holds in any solution.
 #[derive(Clone, Copy)]
@@ -167,8 +176,8 @@ impl State {
         let mut x = [Lanes::zero(); 9];
         let mut y = [Lanes::zero(); 9];
         match self.triad_rules(&words, &mut x, &mut y) {
-            Ok(end) => end,
-            Err(counts) => self.branch(&x, &y, &counts),
+            Rules::Acted(end) => end,
+            Rules::Quiet(counts) => self.branch(&x, &y, &counts),
         }
     }
 
@@ -216,15 +225,9 @@ impl State {
     /// contradiction. A digit is forced into a triad when it is the only triad of its
     /// row (or, for columns, of its stack) the digit may use: in a closed matrix that
     /// is every triad on all its configurations. `x` and `y` receive each digit's
-    /// triad starts and column sets for the branch choice. When nothing changed, the
-    /// error holds how many digits each triad may hold (rows, then columns).
+    /// triad starts and column sets for the branch choice.
     #[inline(always)]
-    fn triad_rules(
-        &mut self,
-        words: &[Lanes; 9],
-        x: &mut [Lanes; 9],
-        y: &mut [Lanes; 9],
-    ) -> Result<Stall, [[Lanes; 4]; 2]> {
+    fn triad_rules(&mut self, words: &[Lanes; 9], x: &mut [Lanes; 9], y: &mut [Lanes; 9]) -> Rules {
         let (mut forced_x, mut forced_y) = ([Lanes::zero(); 9], [Lanes::zero(); 9]);
         for (d, &a) in words.iter().enumerate() {
             x[d] = a
@@ -243,14 +246,14 @@ impl State {
             .or(Lanes::splat(ROW).and_not(col_possible.at_least_3))
             .or(col_forced.at_least_4);
         if dead.any() {
-            return Ok(Stall::Contradiction);
+            return Rules::Acted(Stall::Contradiction);
         }
         let fill = possible.exactly_3.and_not(forced.at_least_3);
         let close = forced.at_least_3.and(possible.at_least_4);
         let col_fill = col_possible.exactly_3.and_not(col_forced.at_least_3);
         let col_close = col_forced.at_least_3.and(col_possible.at_least_4);
         if !fill.or(close).or(col_fill).or(col_close).any() {
-            return Err([possible.planes, col_possible.planes]);
+            return Rules::Quiet([possible.planes, col_possible.planes]);
         }
         for d in 0..9 {
             // Row triads: a filled triad start `q` keeps the digit out of the rest of
@@ -286,7 +289,7 @@ impl State {
                 self.restrict(9 * band + d, !lost);
             }
         }
-        Ok(Stall::Changed)
+        Rules::Acted(Stall::Changed)
     }
 
     /// The branch (after tdoku's choice, with triads counted instead of
