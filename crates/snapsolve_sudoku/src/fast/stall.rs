@@ -197,7 +197,8 @@ impl State {
         if let Some(end) = self.naked_singles(&words, &mut pairs) {
             return end;
         }
-        let open = self.unsolved.iter().map(|u| u.count_ones()).sum::<u32>();
+        let [u0, u1, u2] = self.unsolved;
+        let open = u0.count_ones() + u1.count_ones() + u2.count_ones();
         if open < CHEAP_BELOW
             && let Some(branch) = self.cell_branch(pairs)
         {
@@ -333,16 +334,18 @@ impl State {
     #[inline(always)]
     fn branch(&self, x: &[Lanes; 9], y: &[Lanes; 9], counts: &[[Lanes; 4]; 2]) -> Stall {
         // Triads per band and per stack, from the count planes (weights 1, 2, 4, 8).
-        let [ones, twos, fours, eights] = counts[0].map(triad_starts_per_band);
-        let band_totals = ones
-            .add(twos.shl::<1>())
-            .add(fours.shl::<2>())
-            .add(eights.shl::<3>());
-        let [ones, twos, fours, eights] = counts[1].map(columns_per_stack);
-        let stack_bytes = ones
-            .add(twos.shl::<1>())
-            .add(fours.shl::<2>())
-            .add(eights.shl::<3>());
+        // (No `array::map` here or below: it is not inlined into the search body, so
+        // it would run without the body's instruction set.)
+        let [ones, twos, fours, eights] = counts[0];
+        let band_totals = triad_starts_per_band(ones)
+            .add(triad_starts_per_band(twos).shl::<1>())
+            .add(triad_starts_per_band(fours).shl::<2>())
+            .add(triad_starts_per_band(eights).shl::<3>());
+        let [ones, twos, fours, eights] = counts[1];
+        let stack_bytes = columns_per_stack(ones)
+            .add(columns_per_stack(twos).shl::<1>())
+            .add(columns_per_stack(fours).shl::<2>())
+            .add(columns_per_stack(eights).shl::<3>());
         let stack_totals = stack_bytes
             .add(stack_bytes.rotate1())
             .add(stack_bytes.rotate2())
@@ -364,17 +367,15 @@ impl State {
         if total == u32::MAX {
             return Stall::Contradiction;
         }
-        let counts: [u32; 9] = if vertical {
-            let stack = Lanes::splat(7 << (3 * k));
-            y.map(|yd| {
-                let [a, b, c, _] = yd.and(stack).to_array();
-                a.count_ones() + b.count_ones() + c.count_ones()
-            })
-        } else {
-            x.map(|xd| xd.to_array()[k].count_ones())
-        };
+        let stack = Lanes::splat(7 << (3 * k));
         let (mut digit, mut fewest) = (0, u32::MAX);
-        for (d, &n) in counts.iter().enumerate() {
+        for d in 0..9 {
+            let n = if vertical {
+                let [a, b, c, _] = y[d].and(stack).to_array();
+                a.count_ones() + b.count_ones() + c.count_ones()
+            } else {
+                x[d].to_array()[k].count_ones()
+            };
             if n > 3 && n < fewest {
                 (digit, fewest) = (d, n);
             }
