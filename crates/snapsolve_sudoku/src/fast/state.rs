@@ -126,7 +126,7 @@ impl State {
     /// False on a contradiction. This is the hot loop: about 100 instructions, no
     /// branch but the contradiction test and "a digit was placed".
     #[inline(always)]
-    fn filter_word<B: Bits>(&mut self, i: usize) -> bool {
+    fn filter_word<B: Bits>(&mut self, i: usize, dirty: &mut u32) -> bool {
         let band = i / 9;
         // Horizontal: keep the triads on some row→box permutation (idempotent, so one
         // lookup reaches this word's fixpoint).
@@ -145,7 +145,7 @@ impl State {
         self.cand[i1] = n1;
         self.cand[i2] = n2;
         // Branch-free: whether a band lost anything is data, not control flow.
-        self.dirty |= u32::from(n1 != b1) << i1 | u32::from(n2 != b2) << i2;
+        *dirty |= u32::from(n1 != b1) << i1 | u32::from(n2 != b2) << i2;
         // Hidden singles: a lone cell in a row not yet counted as solved.
         // Branch-free too: whether a row became lone is close to a coin toss (a branch
         // here mispredicted 41% of the time), and with no new single the removal
@@ -153,11 +153,10 @@ impl State {
         let solved = lone_cells(a) & self.unsolved[band];
         self.unsolved[band] &= !solved;
         let hit = remove_cells(&mut self.cand[9 * band..9 * band + 9], solved);
-        self.dirty |= hit << (9 * band);
-        // `remove_cells` also cleared the solved cells from this word and marked it;
-        // writing `a` back restores them, and this word is at its fixpoint.
+        // `remove_cells` also cleared the solved cells from this word; writing `a`
+        // back restores them, and this word is at its fixpoint: not dirty.
+        *dirty |= (hit << (9 * band)) & !(1 << i);
         self.cand[i] = a;
-        self.dirty &= !(1 << i);
         true
     }
 
@@ -165,12 +164,18 @@ impl State {
     /// contradiction.
     #[inline(always)]
     pub(super) fn settle<B: Bits>(&mut self) -> bool {
-        while self.dirty != 0 {
-            let i = self.dirty.trailing_zeros() as usize;
-            if !self.filter_word::<B>(i) {
+        // The mask lives in a local while filtering: as a field it went through memory
+        // at every word (stores through `cand` may alias it for the compiler), and
+        // the next word to filter depends on it.
+        let mut dirty = self.dirty;
+        while dirty != 0 {
+            let i = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            if !self.filter_word::<B>(i, &mut dirty) {
                 return false;
             }
         }
+        self.dirty = 0;
         true
     }
 
