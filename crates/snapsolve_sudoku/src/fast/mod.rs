@@ -1,5 +1,8 @@
-//! The fast solver: band-oriented bitboards, word-at-a-time triad filters, singles and
-//! guessing (the design of JCZSolve as described by tdoku's write-up, in our own code).
+//! The fast solver: band-oriented bitboards (JCZSolve's layout), word-at-a-time filters
+//! driven by a dirty mask, tdoku's triad rules and its branching on a digit's
+//! configurations, one search body per instruction set. Our own code, after the designs
+//! that tdoku's write-up describes; figures and commands in BENCHMARKS.md, "Sudoku
+//! solvers".
 //!
 //! # Data layout
 //!
@@ -13,79 +16,80 @@
 //! ```
 //!
 //! so a row is 9 contiguous bits, a box is three 3-bit groups 9 apart, and a column is
-//! the same bit in each row. The nine words of a band are contiguous (band-major), so
-//! removing a placed cell from every digit, and counting candidates per cell, touch one
-//! 36-byte run. The whole search state (27 words, 3 words of unsolved cells, 1 word of
-//! dirty flags) is 124 bytes and is copied by value at each guess: no undo log.
+//! the same bit in each row. A *triad* is the three cells where a row crosses a box (a
+//! row triad), or where a column crosses a band (a column triad). The nine words of a
+//! band are contiguous (band-major), so removing a placed cell from every digit touches
+//! one 36-byte run. The whole search state (27 words, 3 words of unsolved cells, 1 word
+//! of dirty flags) is 124 bytes and is copied by value at each guess: no undo log.
 //!
-//! # The hot loop: filtering one changed word
+//! # Propagation
 //!
-//! Work is driven by a 27-bit *dirty* mask: a word is filtered only after it lost a
-//! candidate, lowest index first ([`State::settle`]). Filtering word (b, d)
-//! ([`State::filter_word`]) does, with table lookups only:
+//! 1. *The hot loop* (`state.rs`): a word that lost a candidate is marked dirty and
+//!    filtered: its row/box triads are cut to those on some row→box permutation (one
+//!    table lookup: locked candidates and Hall pairs inside the band), its column set
+//!    cuts the digit's other two bands (the same permutation rule on band/column
+//!    triads), and a row left with one cell places the digit there (hidden single),
+//!    removing the cell from the other eight digits. Its layout, the batches it takes
+//!    words in, and what was tried are documented beside `State::settle`.
+//! 2. *Stalls* (`stall.rs`): when no word is dirty, the three bands are processed side by
+//!    side in SIMD lanes (`lanes.rs`): naked singles; then tdoku's triad rules (every
+//!    triad holds exactly three digits: three possible means all three are there, three
+//!    forced means no other is); and when nothing changes, the branch.
 //!
-//! 1. *Horizontal triads.* A triad is the three cells where a row crosses a box. In one
-//!    band a digit sits once in each of the 3 rows and once in each of the 3 boxes, so
-//!    its non-empty row/box triads form a 3x3 boolean matrix that must contain a
-//!    permutation matrix. [`H_FILTER`] keeps exactly the triads lying on some
-//!    permutation: pointing and claiming (locked candidates) inside the band, and Hall
-//!    sets of two rows, in one lookup. An empty result is a contradiction.
-//! 2. *Vertical triads.* The band's column set `s` updates the digit's two other bands:
-//!    a stack where `s` has one column takes that column from them ([`V_SINGLE`]);
-//!    a stack where this band and another use only two columns between them takes both
-//!    from the third band ([`V_PAIR`]). Together these are the same permutation rule on
-//!    band/column triads of a stack.
-//! 3. *Hidden singles.* A row of the word with one cell left places the digit there;
-//!    that cell is removed from the other eight digits of the band at once
-//!    ([`remove_cells`], SSE2 on x86-64) and leaves `unsolved`.
+//! # Branching
 //!
-//! Every write sets the dirty bit of each word it changed, so propagation stops exactly
-//! when nothing changes. Naked singles come from bit-sliced counts over the nine words
-//! of a band (`one`, `two` = cells with at least 1, 2 candidates; a cell in `one` but not
-//! `two` has one candidate) and are placed by emptying the rest of their row for their
-//! digit, which the filter above turns into a placement ([`State::assign`]).
+//! A digit's *configuration* in a band is which box it takes in each row (a 3x3
+//! permutation of the row/box triads); in a stack, which band it takes in each column.
+//! As tdoku does, the search splits on the configurations of one digit in the band or
+//! stack whose digits are closest to fixed (fewest triads left; tdoku counts
+//! configurations, which cost ~1200 instructions per branch to count here for 2.6%
+//! fewer guesses on held-out puzzles), taking the first digit with fewest triads there
+//! (two configurations when there is one). With fewer than 30 cells unsolved it splits
+//! on a two-candidate cell instead and skips the triad rules (see `CHEAP_BELOW`).
+//! Every alternative but the last runs on a copy of the state; the last reuses the
+//! frame's own. Search stops as soon as `limit` solutions are found (2 for "is it
+//! unique?"); solutions go to a sink chosen by the caller, so a verdict or a count
+//! allocates nothing.
 //!
-//! # Guessing
+//! # Instruction sets
 //!
-//! When nothing changes, the solver guesses on a cell with two candidates, taking the
-//! first one in the band that has the most such cells (JCZSolve takes the first one in
-//! the grid), else on the cell with fewest candidates; every alternative
-//! but the last runs on a copy of the state, the last reuses the frame's own state.
-//! Search stops as soon as `limit` solutions are found (2 for "is it unique?"); the
-//! solutions go to a sink chosen by the caller, so a verdict (first two grids, kept in
-//! place) or a count allocates nothing, and only enumeration builds a `Vec`.
+//! The search body is compiled for the portable instruction set, x86-64-v3 and
+//! x86-64-v3 with AVX-512, and chosen at run time ([`Isa`]); a test checks that each one
+//! the CPU runs searches exactly as the portable body does.
 //!
-//! # Alternatives (figures and commands in BENCHMARKS.md, "Sudoku solvers")
+//! # Alternatives measured and lost
 //!
-//! Measured and lost (instruction counts from callgrind on magictour top1465 and
-//! forum_hardest_1106, same machine): filtering a whole digit (three bands,
-//! horizontally and vertically to a fixpoint) per change, the previous design, ran at
-//! about 0.55x the `sudoku` crate. Finding changed words by comparing every word with a
-//! copy made when it was last filtered (JCZSolve's way) costs as much as the dirty mask
-//! once the mask is updated with SSE2, and makes the state twice as big to copy; with
-//! a scalar loop over the nine words the mask cost 15% more instructions. Dirty bits
-//! in digit-major order (a digit's three bands in a row, JCZSolve's order): +5% to
-//! +8%. Round-robin order over the dirty words instead of lowest first: within ±3%.
-//! 27 copies of the filter with constant indices behind a jump table: 3% fewer
-//! instructions but slower in time (the indirect jump mispredicts). Lone cells of a
-//! word by three table lookups instead of the borrow-free arithmetic in
-//! [`lone_cells`]: 2.5% more instructions.
+//! (Guesses per puzzle counting to 2; instructions from callgrind on the x86-64-v3
+//! body; wall clock as medians of alternated runs on one core of the shared machine.
+//! "Held out": norvig's top95 and hardest and the `sudoku` crate's hard set, 126
+//! puzzles, and puzzles generated with several solutions; none of the five reported
+//! files.)
 //!
-//! Guess cell (instructions for `--once fast`, millions; held out = files not among
-//! the four reported in BENCHMARKS.md):
+//! - Branching on a two-candidate cell of the most crowded band (the solver before
+//!   tdoku's rules): 214.8 guesses on forum_hardest_1106 and 14.84 on magictour top1465
+//!   without the triad rules, 196.7 on 1106 with them; configurations with the rules:
+//!   110.8 and 8.87 (tdoku: 110.4 and 8.94).
+//! - Parts of the triad rules (guesses on 1106 without them): the "three possible"
+//!   rule +3%, the "three forced" rule +21%, column triads +18%, row triads +17%.
+//! - The band or stack with fewest unfixed digits: 1106 98.6 guesses (-11%) but +3% on
+//!   the held-out puzzles; not taken.
+//! - Lanes as plain `[u32; 4]` left to the auto-vectoriser: LLVM mixed scalar and SIMD
+//!   code, 2.6x the instructions of the explicit SSE2 in `lanes.rs`.
+//! - Counting the nine digits with saturating counters (63 operations per count)
+//!   instead of carry-save adders (28): 1106 215.4 -> 208.4 M instructions.
+//! - Filtering words of the 27-word state all at once (Jacobi rounds with AVX-512) was
+//!   estimated, not built: about 70 vector operations per band per round against a
+//!   scalar filter of ~100 instructions that runs only on changed words.
 //!
-//! | rule | magictour | hardest_1106 | serg_benchmark (held out) | norvig top95 (held out) |
-//! |---|---:|---:|---:|---:|
-//! | first two-candidate cell of the grid (JCZSolve) | 133 | 384 | 237 | 8.6 |
-//! | last such cell of the first band that has one | 127 | 395 | 240 | 9.7 |
-//! | first such cell of the band with the most (chosen) | 117 | 317 | 248 | 7.3 |
-//! | same band, its box with the most | 116 | 325 | 254 | 6.9 |
-//! | same band, its row with the most | 117 | 343 | 260 | 7.6 |
-//!
-//! Chosen by reasoning, not measured: one `u128` of 81 bits per digit would make every
-//! shift and mask two instructions and split boxes across word halves, while 27-bit
-//! band words keep rows and boxes inside one register (JCZSolve and tdoku both
-//! band their bitboards).
+//! Earlier designs (before issue 16): filtering a whole digit (three bands, to a
+//! fixpoint) per change ran at about 0.55x the `sudoku` crate; finding changed words by
+//! comparing every word with a copy (JCZSolve's way) cost as much as the dirty mask and
+//! doubled the state; dirty bits in digit-major order +5% to +8% instructions; 27
+//! copies of the filter behind a jump table 3% fewer instructions but slower (the
+//! indirect jump mispredicts). Chosen by reasoning: one `u128` of 81 bits per digit
+//! would make every shift and mask two instructions and split boxes across word halves,
+//! while 27-bit band words keep rows and boxes inside one register (JCZSolve and tdoku
+//! both band their bitboards).
 
 mod isa;
 mod lanes;
