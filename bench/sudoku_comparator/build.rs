@@ -1,14 +1,18 @@
 //! Builds tdoku's solver (and its `example/solve.c`) from the shared comparator
 //! sources, read in place, never copied: `$TDOKU_DIR`, else
 //! `../../../shared/comparators/tdoku` beside this crate. tdoku is compiled as its own
-//! README says (`-O3 -march=native -std=c++17`). When the sources are missing the
-//! comparator is built without tdoku and says so when it runs (`cfg(tdoku)` unset).
+//! README says (`-O3 -march=native -std=c++17`); `$TDOKU_MARCH` replaces `native` (for
+//! valgrind, which cannot run AVX-512 code: `TDOKU_MARCH=x86-64-v3`). When the sources
+//! are missing the comparator is built without tdoku and says so when it runs
+//! (`cfg(tdoku)` unset).
 
 use std::path::PathBuf;
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(tdoku)");
     println!("cargo::rerun-if-env-changed=TDOKU_DIR");
+    println!("cargo::rerun-if-env-changed=TDOKU_MARCH");
+    let march = std::env::var("TDOKU_MARCH").unwrap_or_else(|_| "native".into());
     let dir = std::env::var_os("TDOKU_DIR").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/comparators/tdoku"),
         PathBuf::from,
@@ -27,7 +31,7 @@ fn main() {
         .cpp(true)
         .std("c++17")
         .opt_level(3)
-        .flag("-march=native")
+        .flag(format!("-march={march}"))
         .warnings(false)
         .file(&solver)
         .file(dir.join("src/util.cc"))
