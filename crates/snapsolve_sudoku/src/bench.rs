@@ -10,6 +10,10 @@
 //!
 //! A slow solver that cannot finish one pass in the budget is measured on the shuffled
 //! prefix it reached, which is a fair sample; [`BenchResult::complete_pass`] says so.
+//!
+//! On a shared machine, [`measure_interleaved`] compares solvers fairly: they take
+//! turns in short slices, each continuing where it stopped, so that every solver sees
+//! the same mix of quiet and busy moments.
 
 use std::time::{Duration, Instant};
 
@@ -104,6 +108,58 @@ pub fn measure<P, R>(
     }
 }
 
+/// Times several solvers on one list in turns: after a warm-up of each, `slices`
+/// rounds in which every solver runs for `config.budget / slices`, continuing from the
+/// puzzle it stopped at. `solvers[k](i)` solves puzzle `i` (of `len`, already shuffled
+/// and converted) with solver `k`, counting solutions up to 2, and returns something
+/// the work depends on (it goes through `black_box`).
+pub fn measure_interleaved(
+    len: usize,
+    config: &BenchConfig,
+    slices: usize,
+    solvers: &mut [&mut dyn FnMut(usize) -> usize],
+) -> Vec<BenchResult> {
+    let slices = slices.max(1);
+    let mut results = vec![
+        BenchResult {
+            solved: 0,
+            seconds: 0.0,
+            complete_pass: len == 0,
+        };
+        solvers.len()
+    ];
+    if len == 0 {
+        return results;
+    }
+    let slice = config.budget / slices as u32;
+    let run = |solve: &mut dyn FnMut(usize) -> usize, from: usize, budget: Duration| {
+        let start = Instant::now();
+        let mut next = from;
+        loop {
+            std::hint::black_box(solve(next % len));
+            next += 1;
+            let elapsed = start.elapsed();
+            if elapsed >= budget {
+                return (next - from, elapsed.as_secs_f64());
+            }
+        }
+    };
+    for solve in solvers.iter_mut() {
+        run(&mut **solve, 0, config.warmup);
+    }
+    for _ in 0..slices {
+        for (solve, result) in solvers.iter_mut().zip(results.iter_mut()) {
+            let (solved, seconds) = run(&mut **solve, result.solved, slice);
+            result.solved += solved;
+            result.seconds += seconds;
+        }
+    }
+    for result in &mut results {
+        result.complete_pass = result.solved >= len;
+    }
+    results
+}
+
 /// Median of some measurements (the mean of the middle two for an even count).
 pub fn median(values: &mut [f64]) -> f64 {
     if values.is_empty() {
@@ -131,6 +187,37 @@ mod tests {
         let mut sorted = a.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, items);
+    }
+
+    #[test]
+    fn interleaved_solvers_take_turns_and_continue() {
+        let config = BenchConfig {
+            warmup: Duration::ZERO,
+            budget: Duration::ZERO,
+            seed: 1,
+        };
+        let (mut seen_a, mut seen_b) = (Vec::new(), Vec::new());
+        let results = measure_interleaved(
+            5,
+            &config,
+            3,
+            &mut [
+                &mut |i| {
+                    seen_a.push(i);
+                    i
+                },
+                &mut |i| {
+                    seen_b.push(i);
+                    i
+                },
+            ],
+        );
+        // One warm-up puzzle each, then one puzzle per slice, continuing.
+        assert_eq!(seen_a, [0, 0, 1, 2]);
+        assert_eq!(seen_b, [0, 0, 1, 2]);
+        assert_eq!(results.len(), 2);
+        assert_eq!(results[0].solved, 3);
+        assert!(!results[0].complete_pass);
     }
 
     #[test]

@@ -1,0 +1,186 @@
+//! The instruction sets the search is compiled for, and the choice among them at run
+//! time. The whole search (filters, stall rules, recursion) is one body compiled once
+//! per instruction set, so that every helper inlined into it uses the wider
+//! instructions: on x86-64-v3 three-operand AVX encodings, `popcnt`, `andn`, `blsr`,
+//! `shlx`; with AVX-512 also `vpternlogd`, which does any three-input logic in one
+//! instruction. The portable body is the reference the others are tested against.
+
+use std::sync::OnceLock;
+
+use super::Solutions;
+use super::stall::Stall;
+use super::state::State;
+use super::tables;
+use crate::grid::Grid;
+
+/// An instruction set the fast solver's search is compiled for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isa {
+    /// Any CPU (SSE2 on x86-64).
+    Portable,
+    /// x86-64-v3: AVX2, BMI1, BMI2, POPCNT, LZCNT.
+    Avx2,
+    /// x86-64-v3 and AVX-512 F, VL, BW, DQ.
+    Avx512,
+}
+
+/// Environment variable that forces an instruction set (`portable`, `avx2`,
+/// `avx512`) for measurements; ignored when this CPU lacks it.
+pub const ISA_ENV: &str = "SNAPSOLVE_SUDOKU_ISA";
+
+impl Isa {
+    /// Every instruction set, narrowest first.
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+
+    /// Short name, as `SNAPSOLVE_SUDOKU_ISA` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU runs it.
+    pub fn available(self) -> bool {
+        match self {
+            Isa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("bmi1")
+                    && is_x86_feature_detected!("bmi2")
+                    && is_x86_feature_detected!("popcnt")
+                    && is_x86_feature_detected!("lzcnt")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                Isa::Avx2.available()
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512vl")
+                    && is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512dq")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The instruction set in use: the widest this CPU runs, unless
+    /// [`ISA_ENV`] names another one it runs. Decided once per process.
+    pub fn chosen() -> Isa {
+        static CHOSEN: OnceLock<Isa> = OnceLock::new();
+        *CHOSEN.get_or_init(|| {
+            let forced = std::env::var(ISA_ENV).ok();
+            let widest = Isa::ALL.into_iter().rev().find(|isa| isa.available());
+            Isa::ALL
+                .into_iter()
+                .find(|isa| forced.as_deref() == Some(isa.name()) && isa.available())
+                .or(widest)
+                .unwrap_or(Isa::Portable)
+        })
+    }
+}
+
+/// Bit operations whose best form depends on the instruction set.
+pub(super) trait Bits {
+    /// Row/box triad matrix of a band word: bit `3 * row + box`.
+    fn triads(a: u32) -> usize;
+}
+
+/// Table lookups: any CPU.
+pub(super) struct Lookup;
+
+impl Bits for Lookup {
+    #[inline(always)]
+    fn triads(a: u32) -> usize {
+        tables::triads(a)
+    }
+}
+
+/// BMI2's `pext` gathers the nine triad bits in one instruction.
+#[cfg(target_arch = "x86_64")]
+pub(super) struct Pext;
+
+#[cfg(target_arch = "x86_64")]
+impl Bits for Pext {
+    #[inline(always)]
+    fn triads(a: u32) -> usize {
+        let any = a | (a >> 1) | (a >> 2);
+        // SAFETY: `Pext` is only used by the searches compiled with BMI2 enabled,
+        // which run only where `Isa::available` found BMI2.
+        unsafe { std::arch::x86_64::_pext_u32(any, tables::TRIAD_STARTS) as usize }
+    }
+}
+
+/// Depth-first search, compiled once per instruction set: true once `out` wants no
+/// more solutions.
+macro_rules! search_on {
+    ($solve:ident, $name:ident, $bits:ty $(, $features:literal)?) => {
+        /// Sets the givens and searches (both compiled for this instruction set).
+        $(#[target_feature(enable = $features)])?
+        fn $solve(puzzle: &Grid, out: &mut impl Solutions) {
+            if let Some(state) = State::new(puzzle) {
+                $name(state, out);
+            }
+        }
+
+        $(#[target_feature(enable = $features)])?
+        fn $name(mut state: State, out: &mut impl Solutions) -> bool {
+            loop {
+                if !state.settle::<$bits>() {
+                    return false;
+                }
+                let branch = match state.stall() {
+                    Stall::Changed => continue,
+                    Stall::Contradiction => return false,
+                    Stall::Solved => return out.found(&state),
+                    Stall::Branch(branch) => branch,
+                };
+                let mut alternatives = branch.alternatives();
+                if alternatives == 0 {
+                    return false;
+                }
+                let last = 31 - alternatives.leading_zeros() as usize;
+                alternatives &= !(1 << last);
+                while alternatives != 0 {
+                    let perm = alternatives.trailing_zeros() as usize;
+                    alternatives &= alternatives - 1;
+                    out.guessed();
+                    let mut child = state;
+                    child.take(branch, perm);
+                    if $name(child, out) {
+                        return true;
+                    }
+                }
+                // The last alternative reuses this frame's state: no copy.
+                state.take(branch, last);
+            }
+        }
+    };
+}
+
+search_on!(solve_portable, search_portable, Lookup);
+#[cfg(target_arch = "x86_64")]
+search_on!(solve_avx2, search_avx2, Pext, "avx2,bmi1,bmi2,popcnt,lzcnt");
+#[cfg(target_arch = "x86_64")]
+search_on!(
+    solve_avx512,
+    search_avx512,
+    Pext,
+    "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq"
+);
+
+/// Depth-first search from `puzzle` on `isa` (which this CPU must run); stops when
+/// `out` says so.
+pub(super) fn solve_into(isa: Isa, puzzle: &Grid, out: &mut impl Solutions) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: callers pass an instruction set that `Isa::available` confirmed.
+        Isa::Avx512 => unsafe { solve_avx512(puzzle, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Isa::Avx2 => unsafe { solve_avx2(puzzle, out) },
+        _ => solve_portable(puzzle, out),
+    }
+}
