@@ -24,15 +24,14 @@ pub fn url(https: bool, ip: IpAddr, port: u16) -> String {
 /// one a phone on the LAN can reach.
 pub fn banner(running: &Running, host: IpAddr) -> String {
     let port = running.addr.port();
-    let addresses = if host.is_unspecified() {
-        machine_addresses()
-    } else {
-        vec![running.addr.ip()]
-    };
-    let urls: Vec<String> = addresses
-        .iter()
-        .map(|&ip| url(running.https, ip, port))
-        .collect();
+    let addresses = served_addresses(host, running.addr.ip());
+    let mut urls: Vec<String> = Vec::new();
+    for ip in &addresses {
+        let u = url(running.https, *ip, port);
+        if !urls.contains(&u) {
+            urls.push(u);
+        }
+    }
     let mut text = format!(
         "snapsolve is serving the camera page at {}\n",
         urls.join("  ")
@@ -57,13 +56,27 @@ pub fn banner(running: &Running, host: IpAddr) -> String {
     text
 }
 
-/// A QR code of `data` drawn with half-block characters, two rows per line.
+/// The addresses a server listening on `host` answers on: the machine's own
+/// of the same family when it listens on all of them (0.0.0.0 is IPv4 only).
+pub fn served_addresses(host: IpAddr, bound: IpAddr) -> Vec<IpAddr> {
+    if !host.is_unspecified() {
+        return vec![bound];
+    }
+    machine_addresses()
+        .into_iter()
+        .filter(|ip| host.is_ipv6() || ip.is_ipv4())
+        .collect()
+}
+
+/// A QR code of `data` drawn with half-block characters, two rows per line,
+/// for a terminal with light text on a dark background: the dark modules are
+/// left blank (background) and the light ones drawn.
 pub fn qr_text(data: &str) -> Option<String> {
     let code = QrCode::new(data.as_bytes()).ok()?;
     Some(
         code.render::<Dense1x2>()
-            .dark_color(Dense1x2::Dark)
-            .light_color(Dense1x2::Light)
+            .dark_color(Dense1x2::Light)
+            .light_color(Dense1x2::Dark)
             .quiet_zone(true)
             .build(),
     )

@@ -87,6 +87,7 @@ pub fn certificate_names(host: IpAddr) -> Vec<String> {
         vec![host]
     };
     names.extend(addresses.iter().map(ToString::to_string));
+    names.sort();
     names.dedup();
     names
 }

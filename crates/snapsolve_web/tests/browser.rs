@@ -28,8 +28,8 @@ use thirtyfour::prelude::*;
 const SET_PHOTO: &str = "set/tomwhite/photos/data/webcam/20170529_184024.png";
 /// A phone photo of 15 cards, for the upload.
 const UPLOAD_PHOTO: &str = "set/tomwhite/photos/data/20170106_205743.jpg";
-/// A printed newspaper sudoku.
-const SUDOKU_PHOTO: &str = "sudoku/wichtounet/images/image1.jpg";
+/// A phone photo (960x1280) of a printed newspaper sudoku.
+const SUDOKU_PHOTO: &str = "sudoku/wichtounet/images/image1000.jpg";
 
 /// Browser tests run one at a time: two Chromiums on two cores would measure
 /// each other, not the page.
@@ -402,13 +402,22 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
     };
     let label = sudoku_label(&data, SUDOKU_PHOTO);
     let truth = label.digits().expect("labelled digits");
-    let [tl, tr, br, bl] = label
-        .corners
-        .expect("labelled corners")
-        .map(|[x, y]| [f64::from(x), f64::from(y)]);
     let photo = image::open(data.join(SUDOKU_PHOTO))
         .expect("the photo")
         .to_rgb8();
+    // Chromium crops fake-camera frames taller than the page's ideal 1080 lines:
+    // the video is made to fit (a phone camera's frames would be 1080 high too).
+    let fit = (1080.0 / f64::from(photo.height())).min(1.0);
+    let photo = image::imageops::resize(
+        &photo,
+        (f64::from(photo.width()) * fit).round() as u32,
+        (f64::from(photo.height()) * fit).round() as u32,
+        image::imageops::FilterType::Triangle,
+    );
+    let [tl, tr, br, bl] = label
+        .corners
+        .expect("labelled corners")
+        .map(|[x, y]| [f64::from(x) * fit, f64::from(y) * fit]);
     let video = TempPath::new("sudoku.y4m");
     write_y4m(&photo, &video.0, 2);
     let server = start_server(Tls::Plain).await;

@@ -54,7 +54,8 @@ function serverTiming(header) {
   return stages;
 }
 
-// Frames answered per second over the last two seconds, and the last stage times.
+// Frames answered per second over the last two seconds, and each stage's
+// time averaged over recent frames (an exponential average, about the last ten).
 export class Meter {
   constructor() {
     this.times = [];
@@ -65,7 +66,10 @@ export class Meter {
     const now = performance.now();
     this.times.push(now);
     while (this.times.length && now - this.times[0] > 2000) this.times.shift();
-    this.stages = stages;
+    for (const [name, ms] of Object.entries(stages)) {
+      const before = this.stages[name];
+      this.stages[name] = before === undefined ? ms : before + 0.1 * (ms - before);
+    }
   }
 
   perSecond() {

@@ -245,12 +245,15 @@ pub async fn screenshot(driver: &WebDriver) -> RgbImage {
 }
 
 /// Saves a screenshot for the docs when `SNAPSOLVE_SCREENSHOTS` names a folder
-/// (`docs/web` in the repository), shrunk to 640 pixels wide.
+/// (`docs/web`, from the workspace root), shrunk to 640 pixels wide.
 pub fn keep_screenshot(image: &RgbImage, name: &str) {
     let Some(dir) = std::env::var_os("SNAPSOLVE_SCREENSHOTS") else {
         return;
     };
-    let dir = PathBuf::from(dir);
+    // A relative folder is taken from the workspace root (tests run in the crate's folder).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(dir);
     std::fs::create_dir_all(&dir).expect("the screenshot folder can be made");
     let height = image.height() * 640 / image.width();
     let small = image::imageops::resize(image, 640, height, image::imageops::FilterType::Triangle);
