@@ -210,21 +210,19 @@ async fn set_photo(
     admitted: Admitted,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let bytes = photo_body(body)?;
-    let work = Arc::clone(&state);
-    let (value, stages) = blocking(admitted, move || {
-        let start = Instant::now();
-        let photo = decode_table_photo(&bytes, work.limits).map_err(ApiError::bad_input)?;
-        let decoded = Instant::now();
-        let reading = read_table(&photo, &work.classifier);
-        let value = snapsolve::json::set_photo(&reading);
-        Ok::<_, ApiError>((
-            value,
-            [("decode", decoded - start), ("read", decoded.elapsed())],
-        ))
-    })
-    .await??;
-    Ok(timed_json(value, &stages))
+    read_photo(
+        state,
+        admitted,
+        body,
+        |s, bytes| decode_table_photo(bytes, s.limits).map_err(ApiError::bad_input),
+        |s, photo| {
+            Ok(snapsolve::json::set_photo(&read_table(
+                &photo,
+                &s.classifier,
+            )))
+        },
+    )
+    .await
 }
 
 /// `POST /api/sudoku/photo`.
@@ -233,14 +231,33 @@ async fn sudoku_photo(
     admitted: Admitted,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    read_photo(
+        state,
+        admitted,
+        body,
+        |s, bytes| decode_image(bytes, s.limits).map_err(ApiError::bad_input),
+        |s, image| {
+            let answer = solve_photo(&image, &s.digits).map_err(ApiError::failed)?;
+            Ok(snapsolve::json::sudoku_photo(&answer))
+        },
+    )
+    .await
+}
+
+/// A photo body decoded and read on a blocking thread, the answer timed by stage.
+async fn read_photo<P: 'static>(
+    state: Shared,
+    admitted: Admitted,
+    body: Result<Bytes, BytesRejection>,
+    decode: fn(&AppState, &[u8]) -> Result<P, ApiError>,
+    read: fn(&AppState, P) -> Result<Value, ApiError>,
+) -> Result<Response, ApiError> {
     let bytes = photo_body(body)?;
-    let work = Arc::clone(&state);
     let (value, stages) = blocking(admitted, move || {
         let start = Instant::now();
-        let image = decode_image(&bytes, work.limits).map_err(ApiError::bad_input)?;
+        let picture = decode(&state, &bytes)?;
         let decoded = Instant::now();
-        let answer = solve_photo(&image, &work.digits).map_err(ApiError::failed)?;
-        let value = snapsolve::json::sudoku_photo(&answer);
+        let value = read(&state, picture)?;
         Ok::<_, ApiError>((
             value,
             [("decode", decoded - start), ("read", decoded.elapsed())],

@@ -179,6 +179,52 @@ fn drawn(image: &RgbImage, [x, y]: [f64; 2]) -> bool {
     p.iter().any(|&c| c > 90)
 }
 
+/// A page reading a fake camera that loops `photo`, in `mode`, once `#answer`
+/// says `answer`.
+struct Live {
+    page: WebDriver,
+    server: snapsolve_web::Running,
+    _driver: Driver,
+    _video: TempPath,
+}
+
+async fn open_live(
+    browser: &Browser,
+    name: &str,
+    photo: &RgbImage,
+    mode: &str,
+    answer: &str,
+) -> Live {
+    let video = TempPath::new(&format!("{name}.y4m"));
+    write_y4m(photo, &video.0, 2);
+    let server = start_server(Tls::Plain).await;
+    let (driver, page) = browser.open(name, Camera::File(&video.0), &[]).await;
+    page.goto(server.url()).await.expect("the page loads");
+    choose_mode(&page, mode).await;
+    let started = Instant::now();
+    wait_text(&page, "answer", READ_TIMEOUT, |t| t == answer).await;
+    eprintln!(
+        "live {mode}: {:?} to the right answer after load",
+        started.elapsed()
+    );
+    Live {
+        page,
+        server,
+        _driver: driver,
+        _video: video,
+    }
+}
+
+/// The SET webcam frame, its labels and its count of SETs.
+fn set_frame(data: &Path) -> (RgbImage, PhotoLabel, usize) {
+    let label = set_label(data, SET_PHOTO);
+    let expected = find_sets(&label.cards).len();
+    let photo = image::open(data.join(SET_PHOTO))
+        .expect("the photo")
+        .to_rgb8();
+    (photo, label, expected)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_camera_reads_a_set_table_and_outlines_every_set_on_its_cards() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -186,35 +232,21 @@ async fn live_camera_reads_a_set_table_and_outlines_every_set_on_its_cards() {
     let (Some(browser), Some(data)) = (browser_or_skip(test), shared_data_or_skip(test)) else {
         return;
     };
-    let label = set_label(&data, SET_PHOTO);
-    let expected = find_sets(&label.cards).len();
-    let photo = image::open(data.join(SET_PHOTO))
-        .expect("the photo")
-        .to_rgb8();
-    let video = TempPath::new("set.y4m");
-    write_y4m(&photo, &video.0, 2);
-    let server = start_server(Tls::Plain).await;
-    let (_driver, page) = browser.open("set", Camera::File(&video.0), &[]).await;
-    page.goto(server.url()).await.expect("the page loads");
-    choose_mode(&page, "set").await;
-    let started = Instant::now();
-    wait_text(&page, "answer", READ_TIMEOUT, |t| t == sets_text(expected)).await;
-    eprintln!(
-        "live SET: {:?} to the right answer after load",
-        started.elapsed()
-    );
+    let (photo, label, expected) = set_frame(&data);
+    let live = open_live(&browser, "set", &photo, "set", &sets_text(expected)).await;
+    let (page, server) = (&live.page, &live.server);
 
     // Speed, once the page is steady: frames answered per second over 2 s.
     tokio::time::sleep(Duration::from_secs(4)).await;
-    let fps = page_fps(&page).await;
-    click_id(&page, "stats").await;
+    let fps = page_fps(page).await;
+    click_id(page, "stats").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     eprintln!(
         "live SET page: {fps:.1} frames answered per second; {}",
-        text(&page, "stages").await
+        text(page, "stages").await
     );
     assert!(fps >= 4.0, "only {fps} frames answered per second");
-    keep_screenshot(&screenshot(&page).await, "live-set");
+    keep_screenshot(&screenshot(page).await, "live-set");
 
     // Where the cards are: the server's reading of the same picture, whose
     // names are the labelled ones (so its corners are the real cards).
@@ -228,7 +260,7 @@ async fn live_camera_reads_a_set_table_and_outlines_every_set_on_its_cards() {
     let mut truth = label.cards.clone();
     truth.sort();
     assert_eq!(names, truth, "the reading of the photo itself");
-    let to_page = stage_mapping(&page, f64::from(photo.width())).await;
+    let to_page = stage_mapping(page, f64::from(photo.width())).await;
     let quads: Vec<Vec<[f64; 2]>> = cards
         .iter()
         .map(|c| corners(c).into_iter().map(&to_page).collect())
@@ -243,7 +275,7 @@ async fn live_camera_reads_a_set_table_and_outlines_every_set_on_its_cards() {
             })
         })
         .collect();
-    let shot = overlay_only(&page).await;
+    let shot = overlay_only(page).await;
     // Every card of a SET has a drawn outline just outside its edge.
     for &i in &in_a_set {
         let quad = &quads[i];
@@ -294,20 +326,17 @@ async fn live_camera_reads_a_set_table_and_outlines_every_set_on_its_cards() {
     );
 
     // Hints: the count first, then one SET per tap.
-    click_id(&page, "hints").await;
-    let said = wait_text(&page, "hint-text", Duration::from_secs(5), |t| {
-        !t.is_empty()
-    })
-    .await;
+    click_id(page, "hints").await;
+    let said = wait_text(page, "hint-text", Duration::from_secs(5), |t| !t.is_empty()).await;
     assert!(
         said.starts_with(&format!("{} on the table", sets_text(expected))),
         "{said}"
     );
-    click_id(&page, "next-hint").await;
-    let said = text(&page, "hint-text").await;
+    click_id(page, "next-hint").await;
+    let said = text(page, "hint-text").await;
     assert!(said.starts_with("showing 1 of") || expected <= 1, "{said}");
-    keep_screenshot(&screenshot(&page).await, "live-set-hint");
-    page.quit().await.expect("quits");
+    keep_screenshot(&screenshot(page).await, "live-set-hint");
+    live.page.clone().quit().await.expect("quits");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -317,19 +346,10 @@ async fn a_misread_card_fixed_by_a_tap_gives_the_new_answer() {
     let (Some(browser), Some(data)) = (browser_or_skip(test), shared_data_or_skip(test)) else {
         return;
     };
-    let label = set_label(&data, SET_PHOTO);
-    let photo = image::open(data.join(SET_PHOTO))
-        .expect("the photo")
-        .to_rgb8();
-    let video = TempPath::new("fix.y4m");
-    write_y4m(&photo, &video.0, 2);
-    let server = start_server(Tls::Plain).await;
-    let (_driver, page) = browser.open("fix", Camera::File(&video.0), &[]).await;
-    page.goto(server.url()).await.expect("the page loads");
-    choose_mode(&page, "set").await;
-    let expected = find_sets(&label.cards).len();
-    wait_text(&page, "answer", READ_TIMEOUT, |t| t == sets_text(expected)).await;
-    click_id(&page, "freeze").await;
+    let (photo, _, expected) = set_frame(&data);
+    let live = open_live(&browser, "fix", &photo, "set", &sets_text(expected)).await;
+    let (page, server) = (&live.page, &live.server);
+    click_id(page, "freeze").await;
 
     // Pretend card `index` was misread: the player says it is `fixed`, a card
     // not on the table that changes the count of SETs.
@@ -353,7 +373,7 @@ async fn a_misread_card_fixed_by_a_tap_gives_the_new_answer() {
         })
         .next()
         .expect("some change alters the count");
-    let to_page = stage_mapping(&page, f64::from(photo.width())).await;
+    let to_page = stage_mapping(page, f64::from(photo.width())).await;
     let quad: Vec<[f64; 2]> = corners(&cards[index]).into_iter().map(&to_page).collect();
     let centre = quad
         .iter()
@@ -383,14 +403,14 @@ async fn a_misread_card_fixed_by_a_tap_gives_the_new_answer() {
             .await
             .expect("selects");
     }
-    keep_screenshot(&screenshot(&page).await, "fix-card-dialog");
-    click_id(&page, "fix-card-apply").await;
-    wait_text(&page, "answer", Duration::from_secs(10), |t| {
+    keep_screenshot(&screenshot(page).await, "fix-card-dialog");
+    click_id(page, "fix-card-apply").await;
+    wait_text(page, "answer", Duration::from_secs(10), |t| {
         t == sets_text(count)
     })
     .await;
-    keep_screenshot(&screenshot(&page).await, "fixed");
-    page.quit().await.expect("quits");
+    keep_screenshot(&screenshot(page).await, "fixed");
+    live.page.clone().quit().await.expect("quits");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -418,18 +438,13 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
         .corners
         .expect("labelled corners")
         .map(|[x, y]| [f64::from(x) * fit, f64::from(y) * fit]);
-    let video = TempPath::new("sudoku.y4m");
-    write_y4m(&photo, &video.0, 2);
-    let server = start_server(Tls::Plain).await;
-    let (_driver, page) = browser.open("sudoku", Camera::File(&video.0), &[]).await;
-    page.goto(server.url()).await.expect("the page loads");
-    choose_mode(&page, "sudoku").await;
-    wait_text(&page, "answer", READ_TIMEOUT, |t| t == "solved").await;
+    let live = open_live(&browser, "sudoku", &photo, "sudoku", "solved").await;
+    let page = &live.page;
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let fps = page_fps(&page).await;
+    let fps = page_fps(page).await;
     eprintln!("live sudoku page: {fps:.1} frames answered per second");
     let transform = js(
-        &page,
+        page,
         "return getComputedStyle(document.getElementById('sheet')).transform",
     )
     .await;
@@ -439,13 +454,13 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
             .is_some_and(|t| t.starts_with("matrix3d(")),
         "the sheet is placed by a homography: {transform}"
     );
-    keep_screenshot(&screenshot(&page).await, "live-sudoku");
+    keep_screenshot(&screenshot(page).await, "live-sudoku");
 
     // The digits are written in the empty cells and only there: cell centres
     // taken through the labelled corners (bilinear is close enough at a
     // cell's centre on this flat page).
-    let shot = overlay_only(&page).await;
-    let to_page = stage_mapping(&page, f64::from(photo.width())).await;
+    let shot = overlay_only(page).await;
+    let to_page = stage_mapping(page, f64::from(photo.width())).await;
     let at = |u: f64, v: f64| {
         let top = [tl[0] + (tr[0] - tl[0]) * u, tl[1] + (tr[1] - tl[1]) * u];
         let bottom = [bl[0] + (br[0] - bl[0]) * u, bl[1] + (br[1] - bl[1]) * u];
@@ -482,12 +497,9 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
     assert!(stray <= 2, "digits drawn over {stray} given cells");
 
     // Hints: the next logical step, with its technique named.
-    click_id(&page, "hints").await;
-    click_id(&page, "next-hint").await;
-    let step = wait_text(&page, "hint-text", Duration::from_secs(5), |t| {
-        !t.is_empty()
-    })
-    .await;
+    click_id(page, "hints").await;
+    click_id(page, "next-hint").await;
+    let step = wait_text(page, "hint-text", Duration::from_secs(5), |t| !t.is_empty()).await;
     let techniques = [
         "naked single",
         "hidden single",
@@ -497,12 +509,12 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
         "solution",
     ];
     assert!(techniques.iter().any(|t| step.starts_with(t)), "{step}");
-    keep_screenshot(&screenshot(&page).await, "sudoku-hint");
-    click_id(&page, "hints").await;
+    keep_screenshot(&screenshot(page).await, "sudoku-hint");
+    click_id(page, "hints").await;
 
     // A misread given: the player changes it to a digit already in its row, so
     // two clues clash; changing it back solves the grid again.
-    click_id(&page, "freeze").await;
+    click_id(page, "freeze").await;
     let given = (0..81).find(|&i| truth[i] != 0).expect("a given");
     let row = given / 9;
     let other = (row * 9..row * 9 + 9)
@@ -530,7 +542,7 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
         }
     };
     tap_cell(given, truth[other]).await;
-    let said = wait_text(&page, "answer", Duration::from_secs(10), |t| {
+    let said = wait_text(page, "answer", Duration::from_secs(10), |t| {
         t.starts_with("no solution")
     })
     .await;
@@ -544,10 +556,10 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
     clashing.sort_unstable();
     clashing.dedup();
     assert_eq!(said, format!("no solution: {} clues clash", clashing.len()));
-    keep_screenshot(&screenshot(&page).await, "sudoku-clash");
+    keep_screenshot(&screenshot(page).await, "sudoku-clash");
     tap_cell(given, truth[given]).await;
-    wait_text(&page, "answer", Duration::from_secs(10), |t| t == "solved").await;
-    page.quit().await.expect("quits");
+    wait_text(page, "answer", Duration::from_secs(10), |t| t == "solved").await;
+    live.page.clone().quit().await.expect("quits");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
