@@ -112,7 +112,7 @@ async fn page_headers(request: axum::extract::Request, next: axum::middleware::N
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
             "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; \
-             style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'",
+             style-src 'self'; script-src 'self'; connect-src 'self' blob:; object-src 'none'; base-uri 'none'",
         ),
     );
     headers.insert(

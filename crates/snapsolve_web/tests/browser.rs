@@ -413,6 +413,67 @@ async fn a_misread_card_fixed_by_a_tap_gives_the_new_answer() {
     live.page.clone().quit().await.expect("quits");
 }
 
+/// Checks that answer-blue digits stand in (nearly) every empty cell and (nearly)
+/// no given one; `at(u, v)` is the picture point at fraction (u, v) of the grid.
+fn check_digits_written(picture: &RgbImage, truth: &[u8; 81], at: impl Fn(f64, f64) -> [f64; 2]) {
+    let cell = side(&[at(0.0, 0.0), at(1.0, 0.0), at(1.0, 1.0), at(0.0, 1.0)]) / 9.0;
+    let blue = |p: [f64; 2]| {
+        let (x, y) = (p[0] as u32, p[1] as u32);
+        x < picture.width() && y < picture.height() && {
+            let [r, g, b] = picture.get_pixel(x, y).0;
+            b > 120 && r < 90 && g < 140
+        }
+    };
+    let (mut written, mut empties, mut stray) = (0, 0, 0);
+    for (i, &digit) in truth.iter().enumerate() {
+        let centre = at(((i % 9) as f64 + 0.5) / 9.0, ((i / 9) as f64 + 0.5) / 9.0);
+        let r = (cell * 0.3) as i64;
+        let any = (-r..=r)
+            .any(|dy| (-r..=r).any(|dx| blue([centre[0] + dx as f64, centre[1] + dy as f64])));
+        if digit == 0 {
+            empties += 1;
+            written += usize::from(any);
+        } else {
+            stray += usize::from(any);
+        }
+    }
+    assert!(
+        written * 10 >= empties * 9,
+        "digits in {written} of {empties} empty cells"
+    );
+    assert!(stray <= 2, "digits drawn over {stray} given cells");
+}
+
+/// The picture behind the page's download link, decoded.
+async fn downloaded_picture(page: &WebDriver) -> RgbImage {
+    let started = Instant::now();
+    loop {
+        let url = js(
+            page,
+            "const link = document.getElementById('download'); \
+             if (!link.href.startsWith('blob:')) return ''; \
+             return fetch(link.href).then((r) => r.blob()).then((b) => new Promise((done) => { \
+               const reader = new FileReader(); reader.onload = () => done(reader.result); reader.readAsDataURL(b); })).catch(() => '');",
+        )
+        .await;
+        if let Some(data) = url
+            .as_str()
+            .and_then(|u| u.strip_prefix("data:image/png;base64,"))
+        {
+            use base64::Engine;
+            let png = base64::engine::general_purpose::STANDARD
+                .decode(data)
+                .expect("base64");
+            return image::load_from_memory(&png).expect("a PNG").to_rgb8();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no picture to download"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -438,7 +499,7 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
         .corners
         .expect("labelled corners")
         .map(|[x, y]| [f64::from(x) * fit, f64::from(y) * fit]);
-    let live = open_live(&browser, "sudoku", &photo, "sudoku", "solved").await;
+    let live = open_live(&browser, "sudoku", &photo, "auto", "solved").await;
     let page = &live.page;
     tokio::time::sleep(Duration::from_secs(3)).await;
     let fps = page_fps(page).await;
@@ -469,32 +530,7 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
             top[1] + (bottom[1] - top[1]) * v,
         ])
     };
-    let cell = side(&[at(0.0, 0.0), at(1.0, 0.0), at(1.0, 1.0), at(0.0, 1.0)]) / 9.0;
-    let blue = |p: [f64; 2]| {
-        let (x, y) = (p[0] as u32, p[1] as u32);
-        x < shot.width() && y < shot.height() && {
-            let [r, g, b] = shot.get_pixel(x, y).0;
-            b > 120 && r < 90 && g < 140
-        }
-    };
-    let (mut written, mut empties, mut stray) = (0, 0, 0);
-    for (i, &digit) in truth.iter().enumerate() {
-        let centre = at(((i % 9) as f64 + 0.5) / 9.0, ((i / 9) as f64 + 0.5) / 9.0);
-        let r = (cell * 0.3) as i64;
-        let any = (-r..=r)
-            .any(|dy| (-r..=r).any(|dx| blue([centre[0] + dx as f64, centre[1] + dy as f64])));
-        if digit == 0 {
-            empties += 1;
-            written += usize::from(any);
-        } else {
-            stray += usize::from(any);
-        }
-    }
-    assert!(
-        written * 10 >= empties * 9,
-        "digits in {written} of {empties} empty cells"
-    );
-    assert!(stray <= 2, "digits drawn over {stray} given cells");
+    check_digits_written(&shot, &truth, at);
 
     // Hints: the next logical step, with its technique named.
     click_id(page, "hints").await;
@@ -515,6 +551,20 @@ async fn live_camera_solves_a_sudoku_and_writes_the_digits_into_its_cells() {
     // A misread given: the player changes it to a digit already in its row, so
     // two clues clash; changing it back solves the grid again.
     click_id(page, "freeze").await;
+    // The picture offered for download has the digits in the same cells, drawn
+    // at the frame's own pixels through the inverse homography.
+    let picture = downloaded_picture(page).await;
+    let scale = f64::from(picture.width()) / f64::from(photo.width());
+    let at_frame = |u: f64, v: f64| {
+        let top = [tl[0] + (tr[0] - tl[0]) * u, tl[1] + (tr[1] - tl[1]) * u];
+        let bottom = [bl[0] + (br[0] - bl[0]) * u, bl[1] + (br[1] - bl[1]) * u];
+        [
+            (top[0] + (bottom[0] - top[0]) * v) * scale,
+            (top[1] + (bottom[1] - top[1]) * v) * scale,
+        ]
+    };
+    check_digits_written(&picture, &truth, at_frame);
+    keep_screenshot(&picture, "sudoku-download");
     let given = (0..81).find(|&i| truth[i] != 0).expect("a given");
     let row = given / 9;
     let other = (row * 9..row * 9 + 9)

@@ -245,7 +245,7 @@ pub async fn screenshot(driver: &WebDriver) -> RgbImage {
 }
 
 /// Saves a screenshot for the docs when `SNAPSOLVE_SCREENSHOTS` names a folder
-/// (`docs/web`, from the workspace root), shrunk to 640 pixels wide.
+/// (`docs/web`, from the workspace root), shrunk to fit 640x480.
 pub fn keep_screenshot(image: &RgbImage, name: &str) {
     let Some(dir) = std::env::var_os("SNAPSOLVE_SCREENSHOTS") else {
         return;
@@ -255,8 +255,17 @@ pub fn keep_screenshot(image: &RgbImage, name: &str) {
         .join("../..")
         .join(dir);
     std::fs::create_dir_all(&dir).expect("the screenshot folder can be made");
-    let height = image.height() * 640 / image.width();
-    let small = image::imageops::resize(image, 640, height, image::imageops::FilterType::Triangle);
+    let scale = (640.0 / f64::from(image.width())).min(480.0 / f64::from(image.height()));
+    let (width, height) = (
+        f64::from(image.width()) * scale,
+        f64::from(image.height()) * scale,
+    );
+    let small = image::imageops::resize(
+        image,
+        width.round() as u32,
+        height.round() as u32,
+        image::imageops::FilterType::Triangle,
+    );
     small
         .save(dir.join(format!("{name}.png")))
         .expect("the screenshot is written");
