@@ -3,4 +3,6 @@
 //! errors for empty, truncated or foreign files), so they never reach below
 //! this crate.
 
-pub use snapsolve_vision::{DecodeError, Limits, Photo, read_bytes, read_image, read_photo};
+pub use snapsolve_vision::{
+    DecodeError, Limits, Photo, decode_image, decode_photo, read_bytes, read_image, read_photo,
+};

@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod images;
+pub mod json;
 pub mod set;
 pub mod set_photo;
 pub mod sudoku;

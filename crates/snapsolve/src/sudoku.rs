@@ -69,19 +69,31 @@ pub fn solve_text(
     Ok(puzzles
         .into_iter()
         .zip(verdicts)
-        .map(|(puzzle, verdict)| {
-            let reasons = if verdict == Verdict::None {
-                explain_no_solution(&puzzle.grid)
-            } else {
-                Vec::new()
-            };
-            Answer {
-                puzzle,
-                verdict,
-                reasons,
-            }
-        })
+        .map(|(puzzle, verdict)| Answer::new(puzzle, verdict))
         .collect())
+}
+
+/// Solves one puzzle on the calling thread (for a server answering one request,
+/// where a thread pool per puzzle would cost more than the solve).
+pub fn solve_puzzle(puzzle: Puzzle, solver: &dyn Solver) -> Answer {
+    let verdict = solver.verdict(&puzzle.grid);
+    Answer::new(puzzle, verdict)
+}
+
+impl Answer {
+    /// The answer for a puzzle and its verdict, with the reasons when there is no solution.
+    fn new(puzzle: Puzzle, verdict: Verdict) -> Answer {
+        let reasons = if verdict == Verdict::None {
+            explain_no_solution(&puzzle.grid)
+        } else {
+            Vec::new()
+        };
+        Answer {
+            puzzle,
+            verdict,
+            reasons,
+        }
+    }
 }
 
 /// One solver's speed on one puzzle text, by tdoku's protocol

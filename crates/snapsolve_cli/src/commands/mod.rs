@@ -2,6 +2,7 @@
 
 mod eval;
 mod eval_set;
+mod serve;
 mod set;
 mod set_photo;
 mod stats;
@@ -30,6 +31,9 @@ pub enum Command {
     /// Measure readers against labelled photos and crops.
     #[command(subcommand)]
     Eval(eval::EvalCommand),
+    /// Serve the camera page: point a phone or webcam at a SET table or a sudoku
+    /// and see the answer on the video (http://localhost:8080/ by default).
+    Serve(serve::ServeArgs),
 }
 
 /// Runs one subcommand.
@@ -39,5 +43,6 @@ pub fn run(command: Command) -> CliResult {
         Command::Train(command) => train::run(command),
         Command::Sudoku(command) => sudoku::run(command),
         Command::Eval(command) => eval::run(command),
+        Command::Serve(args) => serve::run(args),
     }
 }

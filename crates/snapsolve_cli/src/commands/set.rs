@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
+use snapsolve::json::card_names;
 use snapsolve::set::{ModelFormat, write_model};
 use snapsolve_set::check::{Agreement, check};
 use snapsolve_set::finders::SetFinder;
@@ -159,19 +160,12 @@ fn solve(args: &SolveArgs) -> CliResult {
     let sets = engine.find_sets(&layout).map_err(CliError::failed)?;
     let disjoint = args.disjoint.then(|| max_disjoint_sets(&layout));
     if args.json {
-        let mut value = json!({
-            "cards": names(layout.cards()),
-            "sets": sets,
-            "count": sets.len(),
-            "engine": engine.name(),
-        });
-        if let Some(solver) = engine.solver() {
-            value["solver"] = json!(solver);
-        }
-        if let Some(disjoint) = &disjoint {
-            value["disjoint"] = json!(disjoint);
-        }
-        print_json(&value);
+        print_json(&snapsolve::json::set_solve(
+            &layout,
+            &sets,
+            engine,
+            disjoint.as_deref(),
+        ));
         return Ok(());
     }
     if args.count {
@@ -288,7 +282,7 @@ fn check_cards(args: &CheckArgs) -> CliResult {
             })
             .collect();
         print_json(&json!({
-            "cards": names(&cards),
+            "cards": card_names(&cards),
             "is_set": verdict.is_set(),
             "attributes": attributes,
         }));
@@ -308,7 +302,7 @@ fn give_hint(args: &HintArgs) -> CliResult {
     let found = hint(&layout, level);
     if args.json {
         print_json(&json!({
-            "cards": names(layout.cards()),
+            "cards": card_names(layout.cards()),
             "level": level as u8,
             "hint": found.as_ref().map(|h| &h.positions),
             "sets_on_table": found.as_ref().map_or(0, |h| h.sets_on_table),
@@ -340,10 +334,6 @@ fn give_hint(args: &HintArgs) -> CliResult {
         }
     }
     Ok(())
-}
-
-fn names(cards: &[Card]) -> Vec<String> {
-    cards.iter().map(Card::to_string).collect()
 }
 
 fn plural(n: usize) -> &'static str {

@@ -84,7 +84,7 @@ pub fn photo(args: &PhotoArgs) -> CliResult {
         write_answer(&photo, &reading, args.max_sets, out)?;
     }
     if args.json {
-        print_json(&reading_json(&reading));
+        print_json(&snapsolve::json::set_photo(&reading));
     } else {
         print_text(&reading, &name, args.max_sets);
     }
@@ -97,25 +97,6 @@ fn write_answer(photo: &Photo, reading: &TableReading, max_sets: usize, out: &Pa
     picture
         .save(out)
         .map_err(|e| CliError::failed(format!("cannot write {}: {e}", out.display())))
-}
-
-fn reading_json(reading: &TableReading) -> serde_json::Value {
-    let round = |v: f32| (f64::from(v) * 10.0).round() / 10.0;
-    json!({
-        "image": {"width": reading.width, "height": reading.height},
-        "cards": reading.cards.iter().map(|c| json!({
-            "card": c.card.to_string(),
-            "corners": c.stored.corners.iter().map(|p| [round(p[0]), round(p[1])]).collect::<Vec<_>>(),
-            "confidence": (f64::from(c.confidence()) * 1000.0).round() / 1000.0,
-        })).collect::<Vec<_>>(),
-        "sets": reading.sets,
-        "duplicates": reading.duplicates,
-        "unsure": reading.unsure,
-        "partial": reading.partial.iter().map(|p| json!({
-            "corners": p.stored.corners.iter().map(|q| [round(q[0]), round(q[1])]).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "warnings": reading.warnings,
-    })
 }
 
 fn print_text(reading: &TableReading, name: &str, max_sets: usize) {

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use serde_json::json;
+use snapsolve::json::candidate_digits;
 use snapsolve::sudoku::{Answer, DEFAULT_SOLVER, bench_text, solve_text, solver, solvers};
 use snapsolve_sudoku::bench::BenchConfig;
 use snapsolve_sudoku::hints::{Hint, hint};
@@ -135,7 +136,7 @@ fn solve(args: &SolveArgs) -> CliResult {
             .count
             .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit));
         if args.json {
-            print_json(&answer_json(answer, count));
+            print_json(&snapsolve::json::sudoku_answer(answer, count));
         } else {
             print_answer(answer, count, args.limit, answers.len() > 1);
         }
@@ -144,30 +145,6 @@ fn solve(args: &SolveArgs) -> CliResult {
         print_summary(&answers, elapsed);
     }
     Ok(())
-}
-
-fn answer_json(answer: &Answer, count: Option<usize>) -> serde_json::Value {
-    let mut value = json!({
-        "puzzle": answer.puzzle.grid.to_line(),
-        "status": answer.verdict.status(),
-        "solution": answer.verdict.solution().map(Grid::to_line),
-    });
-    if let Verdict::Multiple(_, second) = &answer.verdict {
-        value["second_solution"] = json!(second.to_line());
-    }
-    if !answer.reasons.is_empty() {
-        value["reasons"] = json!(
-            answer
-                .reasons
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-        );
-    }
-    if let Some(count) = count {
-        value["count"] = json!(count);
-    }
-    value
 }
 
 fn print_answer(answer: &Answer, count: Option<usize>, limit: usize, many: bool) {
@@ -246,28 +223,7 @@ fn give_hint(args: &HintArgs) -> CliResult {
     let found = hint(&grid, pick_solver(DEFAULT_SOLVER)?).map_err(CliError::failed)?;
     let candidates = snapsolve_sudoku::diagnose::basic_candidates(&grid);
     if args.json {
-        let steps = match &found {
-            Hint::Steps(steps) => steps
-                .iter()
-                .map(|s| {
-                    json!({
-                        "technique": s.technique.name(),
-                        "place": s.place.map(|(cell, digit)| json!({"cell": cell, "digit": digit})),
-                        "eliminate": s.eliminate.iter().map(|&(cell, digit)| json!({"cell": cell, "digit": digit})).collect::<Vec<_>>(),
-                        "reason": s.reason,
-                    })
-                })
-                .collect(),
-            Hint::FromSolution { cell, digit } => vec![json!({
-                "technique": "solution",
-                "place": {"cell": cell, "digit": digit},
-                "eliminate": [],
-                "reason": format!("no simple technique applies; the solution has {digit} at {}", cell_name(*cell)),
-            })],
-            Hint::Solved => Vec::new(),
-        };
-        let cells: Vec<String> = candidates.iter().map(|&m| digits_string(m)).collect();
-        print_json(&json!({"puzzle": grid.to_line(), "steps": steps, "candidates": cells}));
+        print_json(&snapsolve::json::sudoku_hint(&grid, &found, &candidates));
         return Ok(());
     }
     match found {
@@ -297,13 +253,6 @@ fn give_hint(args: &HintArgs) -> CliResult {
     Ok(())
 }
 
-fn digits_string(mask: u16) -> String {
-    (1..=9u8)
-        .filter(|d| mask & (1 << d) != 0)
-        .map(|d| char::from(b'0' + d))
-        .collect()
-}
-
 /// A 9x9 table: a given digit, or the candidates of an empty cell.
 fn print_candidates(grid: &Grid, candidates: &[u16; 81]) {
     for row in 0..9 {
@@ -317,7 +266,7 @@ fn print_candidates(grid: &Grid, candidates: &[u16; 81]) {
             }
             let cell = row * 9 + col;
             let text = match grid.get(cell) {
-                0 => digits_string(candidates[cell]),
+                0 => candidate_digits(candidates[cell]),
                 d => format!("[{d}]"),
             };
             line.push_str(&format!("{text:<10}"));

@@ -2,11 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
 use snapsolve::images::{Limits, read_photo};
 use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo};
 
 use crate::error::{CliError, CliResult};
+use crate::input::print_json;
 
 /// Arguments of `sudoku photo`.
 #[derive(Debug, clap::Args)]
@@ -37,14 +37,7 @@ pub fn run(args: PhotoArgs) -> CliResult {
     let digits = answer.digits.as_ref().map(digits_text);
     let solution = answer.solution.as_ref().map(digits_text);
     if args.json {
-        let corners = answer
-            .corners
-            .map(|q| q.map(|(x, y)| [round1(x), round1(y)]));
-        println!(
-            "{}",
-            json!({"corners": corners, "digits": digits, "solution": solution,
-                "status": answer.status, "doubtful": answer.doubtful, "changed": answer.changed})
-        );
+        print_json(&snapsolve::json::sudoku_photo(&answer));
         return Ok(());
     }
     match (digits, solution) {
@@ -70,9 +63,4 @@ fn save(image: &image::RgbImage, path: &Path) -> CliResult {
     image
         .save(path)
         .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
-}
-
-/// A coordinate to one decimal (photo pixels; more would be noise).
-fn round1(v: f32) -> f64 {
-    (f64::from(v) * 10.0).round() / 10.0
 }
