@@ -134,14 +134,18 @@ fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
                 s.found, s.missed, s.false_cards
             );
         }
-        println!(
-            "  cards right      {:>6.2}% ({}/{})",
-            100.0 * s.card_accuracy(),
-            s.right,
-            s.cards
-        );
-        for (i, name) in ["number", "color", "shading", "shape"].iter().enumerate() {
-            println!("  {name:<16} {:>6.2}%", 100.0 * s.attribute_accuracy(i));
+        if s.cards == 0 {
+            println!("  no cards to read: every card read is a false card");
+        } else {
+            println!(
+                "  cards right      {:>6.2}% ({}/{})",
+                100.0 * s.card_accuracy(),
+                s.right,
+                s.cards
+            );
+            for (i, name) in ["number", "color", "shading", "shape"].iter().enumerate() {
+                println!("  {name:<16} {:>6.2}%", 100.0 * s.attribute_accuracy(i));
+            }
         }
         if photos {
             println!("  tables all right {}/{}", s.tables_right, s.items);
