@@ -3,7 +3,8 @@
 
 use super::isa::Bits;
 use super::tables::{
-    BAND, H_FILTER, OTHER_BANDS, ROW, ROW_STARTS, V_PAIR, V_SINGLE, columns, lone_cells,
+    BAND, H_FILTER, OTHER_BANDS, ROW, ROW_STARTS, V_PAIR, V_SINGLE, columns, columns_mask,
+    lone_cells,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -62,10 +63,10 @@ fn remove_cells(words: &mut [u32], cells: u32) -> u32 {
 }
 
 impl State {
-    /// Candidates of an empty grid with `puzzle`'s givens placed: a given's cell is
-    /// taken from the other digits and the rest of its row from its own digit (the
-    /// filters do the rest). `None` if two givens share a digit in a row (the other
-    /// clashes surface in propagation).
+    /// Candidates of `puzzle` with its givens placed: a given's cell is taken from
+    /// the other digits, and its row, column and box from its own digit (the filters
+    /// do the rest, starting from every word). `None` if two givens of a digit share a
+    /// row, column or box.
     #[inline(always)]
     pub(super) fn new(puzzle: &Grid) -> Option<State> {
         // Given cells per band and digit (index 0: empty cells, unused), branch-free:
@@ -78,22 +79,35 @@ impl State {
         }
         let mut state = State {
             cand: [BAND; 27],
-            unsolved: [BAND; 3],
+            unsolved: [0; 3],
             dirty: (1 << 27) - 1,
         };
         let mut clash = false;
-        for (band, digits) in givens.iter().enumerate() {
-            let taken = BAND & !digits[0];
-            for (digit, &given) in digits[1..].iter().enumerate() {
+        for digit in 1..10 {
+            let given = [givens[0][digit], givens[1][digit], givens[2][digit]];
+            let all_columns = columns(given[0]) | columns(given[1]) | columns(given[2]);
+            let count = given.iter().map(|g| g.count_ones()).sum::<u32>();
+            // Two givens in a column: fewer columns than givens.
+            clash |= all_columns.count_ones() != count;
+            for (band, &g) in given.iter().enumerate() {
                 // The rows holding a given: the row's top bit is set by the carry of
                 // adding 0xff to its low eight bits, or by the top bit itself.
                 const LOW8: u32 = 0xff | 0xff << 9 | 0xff << 18;
-                let tops = (((given & LOW8) + LOW8) | given) & (ROW_STARTS << 8);
+                let tops = (((g & LOW8) + LOW8) | g) & (ROW_STARTS << 8);
                 let rows = (tops >> 8) * ROW;
-                // Two givens of one digit in a row: more givens than rows with one.
-                clash |= given.count_ones() != tops.count_ones();
-                state.cand[9 * band + digit] = BAND & (!taken | given) & (!rows | given);
+                // The boxes holding one: the stacks of its columns.
+                let stacks = (columns(g) | columns(g) >> 1 | columns(g) >> 2) & 0o111;
+                let boxes = columns_mask(stacks * 7);
+                // Two in a row, or in a box: fewer rows, or boxes, than givens.
+                clash |= g.count_ones() != tops.count_ones();
+                clash |= g.count_ones() != stacks.count_ones();
+                let peers = rows | boxes | columns_mask(all_columns);
+                let taken = BAND & !givens[band][0];
+                state.cand[9 * band + digit - 1] = BAND & !((taken | peers) & !g);
             }
+        }
+        for (band, digits) in givens.iter().enumerate() {
+            state.unsolved[band] = digits[0];
         }
         (!clash).then_some(state)
     }
