@@ -12,6 +12,8 @@ use image::GrayImage;
 use imageproc::contrast::adaptive_threshold;
 use imageproc::geometric_transformations::Projection;
 
+use super::comb::comb_quad;
+use super::shift::{line_strength, outer_shift};
 use super::{FoundGrid, Point, Quad};
 
 /// Side of one cell in the rough warp, in pixels.
@@ -54,6 +56,30 @@ impl Lattice {
             p[row][col + span],
             p[row + span][col + span],
             p[row + span][col],
+        ]
+    }
+
+    /// The outer corners of the lattice moved by `rows` lines down and `cols`
+    /// lines right (each -1, 0 or 1), the line beyond an end extrapolated one
+    /// spacing from the last two.
+    pub fn shifted_corners(&self, rows: i32, cols: i32) -> Quad {
+        let p = &self.points;
+        let beyond = |a: Point, b: Point| (2.0 * a.0 - b.0, 2.0 * a.1 - b.1);
+        let in_row = |i: usize, j: i32| match j {
+            -1 => beyond(p[i][0], p[i][1]),
+            10 => beyond(p[i][9], p[i][8]),
+            j => p[i][j.clamp(0, 9) as usize],
+        };
+        let at = |i: i32, j: i32| match i {
+            -1 => beyond(in_row(0, j), in_row(1, j)),
+            10 => beyond(in_row(9, j), in_row(8, j)),
+            i => in_row(i.clamp(0, 9) as usize, j),
+        };
+        [
+            at(rows, cols),
+            at(rows, 9 + cols),
+            at(9 + rows, 9 + cols),
+            at(9 + rows, cols),
         ]
     }
 
@@ -190,7 +216,8 @@ fn fit_curve(samples: &[(f32, f32)]) -> Option<[f32; 3]> {
     fit(&kept)
 }
 
-fn eval(c: &[f32; 3], t: f32) -> f32 {
+/// The quadratic `c` at `t`.
+pub(crate) fn eval(c: &[f32; 3], t: f32) -> f32 {
     c[0] + c[1] * t + c[2] * t * t
 }
 
@@ -311,10 +338,40 @@ fn beside_dark(dark: &[bool], curves: &[[f32; 3]; 10], horizontal: bool) -> f32 
     dark_count as f32 / total.max(1) as f32
 }
 
-/// Fits the lattice inside a rough outline; the outline is refined once when the
-/// outer lines are found away from it.
+/// Fits the lattice inside a rough outline, then follows what the fit says of
+/// the outline:
+/// - when the lattice sits a cell off the grid ([`super::shift`]: a drop
+///   shadow's edge taken for the first line), the lattice is fitted again one
+///   cell over;
+/// - when the lines cover clearly less than the outline (a shadow or margin
+///   taken in, [`super::comb`]), it is fitted again inside the span they cover.
+///
+/// A refitted lattice is kept when its twenty lines are stronger lines on
+/// average (the line score cannot choose: shifted by a cell, eight inner lines
+/// still lie on real lines) without finding clearly fewer inner lines. Finally
+/// the outline is refined once when the outer lines are found away from it.
 pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
-    let first = fit_once(gray, quad)?;
+    let (mut first, mut refit) = fit_once(gray, quad)?;
+    for _ in 0..MAX_REFITS {
+        let Some(next) = refit else { break };
+        let (Refit::Shifted(outline) | Refit::Inside(outline)) = next;
+        let Some((fitted, then)) = fit_once(gray, &outline) else {
+            break;
+        };
+        let better = match next {
+            Refit::Shifted(_) => {
+                fitted.evidence > first.evidence
+                    && fitted.found.line_score >= first.found.line_score - LINE_SCORE_SLACK
+            }
+            Refit::Inside(_) => fitted.found.line_score > first.found.line_score,
+        };
+        if !better {
+            break;
+        }
+        first = fitted;
+        refit = then;
+    }
+    let first = first.found;
     let moved = first
         .corners
         .iter()
@@ -323,15 +380,58 @@ pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
         .fold(0.0f32, f32::max);
     let cell_px = (super::quad_area(quad)).sqrt() / 9.0;
     if moved > cell_px / 6.0
-        && let Some(second) = fit_once(gray, &first.corners)
-        && second.line_score >= first.line_score
+        && let Some((second, _)) = fit_once(gray, &first.corners)
+        && second.found.line_score >= first.line_score
     {
-        return Some(second);
+        return Some(second.found);
     }
     Some(first)
 }
 
-fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
+/// At most this many outlines are fitted after the first (a shift by a cell
+/// in each direction, then a tighter span).
+const MAX_REFITS: usize = 3;
+/// How much lower the line score of a refitted lattice may be (a lattice moved
+/// by a cell finds about as many inner lines as the one it replaces).
+const LINE_SCORE_SLACK: f32 = 0.1;
+
+/// Another outline worth fitting, found while fitting one.
+#[derive(Clone, Copy, Debug)]
+enum Refit {
+    /// The lattice one cell over in one or both directions.
+    Shifted(Quad),
+    /// The span the lines cover, clearly inside the outline.
+    Inside(Quad),
+}
+
+/// A fitted lattice and how strongly its twenty lines are lines.
+struct Fit {
+    found: FoundGrid,
+    /// Mean strength of the twenty fitted lines ([`line_strength`]), grey levels.
+    evidence: f32,
+}
+
+/// Mean strength of the twenty fitted lines: a lattice that put a line on a
+/// shadow's edge or between two lines scores less than one on every line.
+fn lattice_evidence(
+    gray: &GrayImage,
+    to_photo: &Projection,
+    rows: &[[f32; 3]; 10],
+    cols: &[[f32; 3]; 10],
+) -> f32 {
+    let sum: f32 = [(rows, true), (cols, false)]
+        .iter()
+        .flat_map(|&(curves, horizontal)| {
+            curves
+                .iter()
+                .map(move |c| line_strength(gray, to_photo, |t| eval(c, t), horizontal))
+        })
+        .sum();
+    sum / 20.0
+}
+
+/// The lattice fitted inside `quad`, and the outline worth fitting next, if any.
+fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
     let (warped, to_photo) = rough_warp(gray, quad)?;
     let dark = line_pixels(&warped);
     let (rows, seen_h) = fit_lines(&dark, true);
@@ -353,10 +453,41 @@ fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
     let lattice = Lattice { points };
     let line_score = (seen_h + seen_v) as f32 / (2 * 8 * 9) as f32;
     let beside_ink = (beside_dark(&dark, &rows, true) + beside_dark(&dark, &cols, false)) / 2.0;
-    Some(FoundGrid {
+    let shift = (
+        outer_shift(gray, &to_photo, &rows, true),
+        outer_shift(gray, &to_photo, &cols, false),
+    );
+    let evidence = lattice_evidence(gray, &to_photo, &rows, &cols);
+    let refit = if shift != (0, 0) {
+        Some(Refit::Shifted(lattice.shifted_corners(shift.0, shift.1)))
+    } else {
+        comb_quad(&warped, &to_photo).map(Refit::Inside)
+    };
+    let found = FoundGrid {
         corners: lattice.corners(),
         lattice,
         line_score,
         beside_ink,
-    })
+    };
+    Some((Fit { found, evidence }, refit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifted_corners_extrapolate_one_cell_beyond_the_lattice() {
+        let quad = [(0.0, 0.0), (90.0, 0.0), (90.0, 90.0), (0.0, 90.0)];
+        let lattice = Lattice::even(&quad).expect("a lattice");
+        let moved = lattice.shifted_corners(1, -1);
+        let want = [(-10.0, 10.0), (80.0, 10.0), (80.0, 100.0), (-10.0, 100.0)];
+        for (got, want) in moved.iter().zip(want) {
+            assert!(
+                (got.0 - want.0).abs() < 1e-3 && (got.1 - want.1).abs() < 1e-3,
+                "{got:?}"
+            );
+        }
+        assert_eq!(lattice.shifted_corners(0, 0), lattice.corners());
+    }
 }

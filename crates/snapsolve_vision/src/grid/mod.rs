@@ -8,17 +8,23 @@
 //! 2. [`lattice`]: after a rough perspective warp, the ten horizontal and ten
 //!    vertical lines are located strip by strip and fitted with quadratic curves, so
 //!    bent pages, thick, faint or broken lines still give every cell's own corners.
-//!    The outer corners reported are the lattice's, refined this way.
+//!    The outer corners reported are the lattice's, refined this way. When the
+//!    outline took in more than the grid (a printed drop shadow, a margin),
+//!    [`comb`] finds the span the ten lines really cover and the lattice is
+//!    fitted again inside it; when the lattice sits a cell off (its first line
+//!    on a shadow's edge), [`shift`] moves it over.
 //! 3. [`orientation`]: a page shot sideways or upside down is read in all four
 //!    quarter turns of its cut cells; the caller keeps the turn its reader trusts.
 //! 4. [`cells`]: each cell is resampled from the full-resolution photo through its
 //!    own four corners into a small square of ink values (0 = paper, 1 = ink).
 
 pub mod cells;
+pub mod comb;
 pub mod lattice;
 pub mod orientation;
 pub mod outline;
 pub mod overlay;
+pub mod shift;
 
 use image::{GrayImage, RgbImage};
 

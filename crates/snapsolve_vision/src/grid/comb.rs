@@ -1,0 +1,161 @@
+//! Where the grid really is inside a rough outline: the ten evenly spaced lines
+//! of each direction, found as the comb of ten teeth that best matches a
+//! profile of line strength across the rough warp.
+//!
+//! Needed when the outline takes in more than the grid: puzzle sheets that
+//! print a grey drop shadow behind the grid, a page margin, a caption bar. The
+//! outline then spans grid plus shadow, and a lattice spread evenly across it
+//! misses the inner lines by up to a cell; the comb finds the span the lines
+//! really cover, and the lattice is fitted again inside it.
+//!
+//! The profile is taken from the grey warp, not a thresholded one: a line is
+//! darker than the paper on *both* sides, while the edge of a shadow is paper on
+//! one side and as grey as the edge on the other, so it scores nothing. (In a
+//! thresholded map a shadow's edge looks like a thick line, and a comb shifted
+//! one cell onto it scored as well as the true one.)
+
+use image::GrayImage;
+
+use imageproc::geometric_transformations::Projection;
+
+use super::Quad;
+use super::lattice::{CELL, MARGIN};
+
+/// Spacings tried, as shares of the warp's cell: the grid may fill the
+/// outline or cover a little less of it (never more: the outline holds it).
+const SPACINGS: std::ops::RangeInclusive<f32> = 0.72..=1.08;
+/// Step of the spacing and offset search, warp pixels.
+const STEP: f32 = 0.25;
+/// How far to each side of a line the paper is looked at, warp pixels:
+/// beyond the thickest border line, short of the next line.
+const SIDE_GAP: usize = CELL / 3;
+/// The span of the lines may differ from the outline's by this much (warp
+/// pixels) before it is worth fitting again.
+const SPAN_SLACK: f32 = CELL as f32 / 6.0;
+
+/// The outline, in photo pixels, of the span the grid's lines cover in the
+/// rough warp `warped` (whose pixels `to_photo` takes to the photo), when it is
+/// clearly smaller than the warp's outline; `None` when it is not.
+pub fn comb_quad(warped: &GrayImage, to_photo: &Projection) -> Option<Quad> {
+    let (top, bottom) = comb_span(&line_profile(warped, true));
+    let (left, right) = comb_span(&line_profile(warped, false));
+    let (start, end) = (MARGIN as f32, (MARGIN + 9 * CELL) as f32);
+    let inside = [top - start, end - bottom, left - start, end - right]
+        .iter()
+        .any(|&d| d > SPAN_SLACK);
+    inside.then(|| {
+        [(left, top), (right, top), (right, bottom), (left, bottom)].map(|p| *to_photo * p)
+    })
+}
+
+/// The span `(first tooth, last tooth)` of the comb of ten evenly spaced teeth
+/// with the largest summed `profile`.
+fn comb_span(profile: &[f32]) -> (f32, f32) {
+    // A tooth takes the strongest of the three rows around it (thick lines,
+    // slightly tilted ones), a row a little less the farther it lies from the
+    // tooth, so among combs that touch the same lines the one through their
+    // middles wins.
+    let tooth = |pos: f32| -> f32 {
+        let p = pos.round() as i64;
+        (p - 1..=p + 1)
+            .filter(|q| (0..profile.len() as i64).contains(q))
+            .map(|q| profile[q as usize] * (1.0 - 0.25 * (q as f32 - pos).abs()))
+            .fold(0.0, f32::max)
+    };
+    let mut best = (f32::MIN, 0.0, CELL as f32);
+    let mut spacing = *SPACINGS.start() * CELL as f32;
+    while spacing <= *SPACINGS.end() * CELL as f32 {
+        let span = 9.0 * spacing;
+        let mut offset = 0.0;
+        while offset + span <= (profile.len() - 1) as f32 {
+            let score: f32 = (0..10).map(|k| tooth(offset + k as f32 * spacing)).sum();
+            if score > best.0 {
+                best = (score, offset, spacing);
+            }
+            offset += STEP;
+        }
+        spacing += STEP;
+    }
+    let (_, offset, spacing) = best;
+    (offset, offset + 9.0 * spacing)
+}
+
+/// Line strength of each row (`horizontal`) or column of the warp: summed
+/// along it, how much darker it is than the darker of the two points
+/// [`SIDE_GAP`] away on either side.
+fn line_profile(warped: &GrayImage, horizontal: bool) -> Vec<f32> {
+    let side = warped.width() as usize;
+    let raw = warped.as_raw();
+    let at = |p: usize, t: usize| {
+        f32::from(if horizontal {
+            raw[p * side + t]
+        } else {
+            raw[t * side + p]
+        })
+    };
+    (0..side)
+        .map(|p| {
+            if p < SIDE_GAP || p + SIDE_GAP >= side {
+                return 0.0;
+            }
+            (0..side)
+                .map(|t| {
+                    let paper = at(p - SIDE_GAP, t).min(at(p + SIDE_GAP, t));
+                    (paper - at(p, t)).max(0.0)
+                })
+                .sum()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::lattice::SIDE;
+
+    /// A warp with ten dark lines from `first`, `spacing` apart, in both
+    /// directions, on white paper; from `shadow` on (both directions) the paper
+    /// is a grey drop shadow.
+    fn page(first: usize, spacing: usize, shadow: usize) -> GrayImage {
+        let mut img = GrayImage::from_fn(SIDE as u32, SIDE as u32, |x, y| {
+            let shaded = x as usize >= shadow || y as usize >= shadow;
+            image::Luma([if shaded { 150 } else { 230 }])
+        });
+        for k in 0..10 {
+            let p = (first + k * spacing) as u32;
+            for t in 0..SIDE as u32 {
+                for q in p..p + 2 {
+                    img.put_pixel(t, q, image::Luma([30]));
+                    img.put_pixel(q, t, image::Luma([30]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn the_comb_finds_the_lines_not_the_shadow_beside_them() {
+        // The grid covers 9 x 20 pixels from 8; a shadow from 200 on, about
+        // half a cell beyond the last line.
+        let warped = page(8, 20, 200);
+        for horizontal in [true, false] {
+            let (first, last) = comb_span(&line_profile(&warped, horizontal));
+            assert!(
+                (first - 8.5).abs() <= 1.0 && (last - 188.5).abs() <= 1.0,
+                "{first}..{last}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_grid_filling_its_outline_keeps_its_span() {
+        assert_eq!(SIDE, 9 * CELL + 2 * MARGIN);
+        let warped = page(MARGIN, CELL, SIDE);
+        let (first, last) = comb_span(&line_profile(&warped, true));
+        let (start, end) = (MARGIN as f32 + 0.5, (MARGIN + 9 * CELL) as f32 + 0.5);
+        assert!(
+            (first - start).abs() <= 1.0 && (last - end).abs() <= 1.0,
+            "{first}..{last}"
+        );
+    }
+}
