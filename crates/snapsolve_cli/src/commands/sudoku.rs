@@ -1,6 +1,6 @@
 //! `snapsolve sudoku …`: solve, count, hint, bench.
 
-use std::io::IsTerminal;
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -130,44 +130,72 @@ fn solve(args: &SolveArgs) -> CliResult {
     if answers.is_empty() {
         return Err(CliError::usage("no puzzle in the input"));
     }
-    for answer in &answers {
-        let count = args
-            .count
-            .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit));
-        if args.json {
-            print_json(&answer_json(answer, count));
-        } else {
-            print_answer(answer, count, args.limit, answers.len() > 1);
-        }
+    let count = |answer: &Answer| {
+        args.count
+            .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit))
+    };
+    if args.json {
+        return write_json_answers(&answers, count)
+            .map_err(|e| CliError::failed(format!("cannot write the answers: {e}")));
     }
-    if !args.json && answers.len() > 1 {
+    for answer in &answers {
+        print_answer(answer, count(answer), args.limit, answers.len() > 1);
+    }
+    if answers.len() > 1 {
         print_summary(&answers, elapsed);
     }
     Ok(())
 }
 
-fn answer_json(answer: &Answer, count: Option<usize>) -> serde_json::Value {
-    let mut value = json!({
-        "puzzle": answer.puzzle.grid.to_line(),
-        "status": answer.verdict.status(),
-        "solution": answer.verdict.solution().map(Grid::to_line),
-    });
-    if let Verdict::Multiple(_, second) = &answer.verdict {
-        value["second_solution"] = json!(second.to_line());
+/// One JSON object per answer and line — `{"puzzle", "status", "solution"}`, plus
+/// `"second_solution"`, `"reasons"` and `"count"` when there are any — written straight
+/// from the grids into one buffer: files hold tens of thousands of puzzles, and a JSON
+/// value and a write per line cost more than solving them (measured in BENCHMARKS.md,
+/// "Sudoku solvers").
+fn write_json_answers(
+    answers: &[Answer],
+    count: impl Fn(&Answer) -> Option<usize>,
+) -> std::io::Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    for answer in answers {
+        out.write_all(b"{\"puzzle\":\"")?;
+        out.write_all(&line_bytes(&answer.puzzle.grid))?;
+        write!(
+            out,
+            "\",\"status\":\"{}\",\"solution\":",
+            answer.verdict.status()
+        )?;
+        match answer.verdict.solution() {
+            Some(solution) => {
+                out.write_all(b"\"")?;
+                out.write_all(&line_bytes(solution))?;
+                out.write_all(b"\"")?;
+            }
+            None => out.write_all(b"null")?,
+        }
+        if let Verdict::Multiple(_, second) = &answer.verdict {
+            out.write_all(b",\"second_solution\":\"")?;
+            out.write_all(&line_bytes(second))?;
+            out.write_all(b"\"")?;
+        }
+        if !answer.reasons.is_empty() {
+            let reasons: Vec<String> = answer.reasons.iter().map(ToString::to_string).collect();
+            out.write_all(b",\"reasons\":")?;
+            serde_json::to_writer(&mut out, &reasons)?;
+        }
+        if let Some(count) = count(answer) {
+            write!(out, ",\"count\":{count}")?;
+        }
+        out.write_all(b"}\n")?;
     }
-    if !answer.reasons.is_empty() {
-        value["reasons"] = json!(
-            answer
-                .reasons
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-        );
-    }
-    if let Some(count) = count {
-        value["count"] = json!(count);
-    }
-    value
+    out.flush()
+}
+
+/// The 81-character line of a grid (`.` for empty), without allocating; a plain map
+/// over the cells, which compiles to vector code.
+fn line_bytes(grid: &Grid) -> [u8; 81] {
+    grid.cells()
+        .map(|digit| if digit == 0 { b'.' } else { b'0' + digit })
 }
 
 fn print_answer(answer: &Answer, count: Option<usize>, limit: usize, many: bool) {
