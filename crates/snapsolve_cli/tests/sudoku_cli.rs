@@ -181,6 +181,60 @@ fn count_stops_at_the_limit() {
     );
 }
 
+/// A grid from a JSON answer's field.
+fn grid_of(value: &Value) -> Grid {
+    value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a grid: {value}"))
+        .parse()
+        .unwrap_or_else(|e| panic!("not a grid: {value}: {e}"))
+}
+
+/// Every puzzle of tdoku's five files (about 110,000), through the command as a user
+/// runs it: one answer per puzzle, in order, with the puzzle's own givens; every
+/// solution keeps the givens and the rules; the four files of proper puzzles are
+/// "unique" throughout and serg's file is "multiple" throughout, with two different
+/// solutions. Reads the shared data in place (skipped with a message without it, a
+/// failure under `CI=true`); about a second in release mode.
+#[test]
+fn every_answer_for_the_tdoku_files_keeps_the_givens_and_the_rules() {
+    let test = "every_answer_for_the_tdoku_files_keeps_the_givens_and_the_rules";
+    let Some(data) = snapsolve::data::shared_data_or_skip(test) else {
+        return;
+    };
+    let dir = data.join("sudoku/puzzles/tdoku_data");
+    for (file, count, status) in [
+        ("puzzles2_17_clue.txt", 49_158, "unique"),
+        ("puzzles3_magictour_top1465.txt", 1_465, "unique"),
+        ("puzzles5_forum_hardest_1905_11+.txt", 48_766, "unique"),
+        ("puzzles6_forum_hardest_1106.txt", 375, "unique"),
+        ("puzzles7_serg_benchmark.txt", 10_000, "multiple"),
+    ] {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let puzzles = snapsolve_sudoku::parse_puzzles(&text).expect("the file parses");
+        assert_eq!(puzzles.len(), count, "{file}");
+        let path = path.to_str().expect("a UTF-8 path");
+        let output = snapsolve(&["sudoku", "solve", "--json", "--file", path]);
+        assert!(output.status.success(), "{file}: {}", stderr(&output));
+        let answers = json_lines(&output);
+        assert_eq!(answers.len(), count, "{file}");
+        for (puzzle, answer) in puzzles.iter().zip(&answers) {
+            let at = format!("{file} line {}", puzzle.line);
+            assert_eq!(grid_of(&answer["puzzle"]), puzzle.grid, "{at}");
+            assert_eq!(answer["status"], status, "{at}");
+            let mut solutions = vec![grid_of(&answer["solution"])];
+            if status == "multiple" {
+                solutions.push(grid_of(&answer["second_solution"]));
+                assert_ne!(solutions[0], solutions[1], "{at}");
+            }
+            for solution in &solutions {
+                check_solution(&puzzle.grid, solution).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+        }
+    }
+}
+
 #[test]
 fn threads_do_not_change_the_answers() {
     let lines: Vec<&str> = [UNIQUE, SEVERAL, CLASH, EMPTY].repeat(5);

@@ -144,11 +144,11 @@ macro_rules! search_on {
                 let last = 31 - alternatives.leading_zeros() as usize;
                 alternatives &= !(1 << last);
                 while alternatives != 0 {
-                    let perm = alternatives.trailing_zeros() as usize;
+                    let alternative = alternatives.trailing_zeros() as usize;
                     alternatives &= alternatives - 1;
                     out.guessed();
                     let mut child = state;
-                    child.take(branch, perm);
+                    child.take(branch, alternative);
                     if $name(child, out) {
                         return true;
                     }

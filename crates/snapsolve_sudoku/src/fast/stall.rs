@@ -1,7 +1,7 @@
 //! What the search does when filtering stops changing words (a *stall*): naked singles,
 //! the triad rules that need all nine digits at once, and, when nothing else is left,
-//! the choice of a branch. The work runs on the three bands side by side ([`Lanes`]),
-//! which compilers turn into one SIMD register per value.
+//! the choice of a branch. The work runs on the three bands side by side ([`Lanes`]:
+//! one SSE2 register per value on x86-64).
 
 use super::lanes::Lanes;
 use super::state::State;
@@ -123,34 +123,35 @@ enum Rules {
     Quiet([[Lanes; 4]; 2]),
 }
 
-/// A split of the search: the configurations of `digit` in one band (or stack) that
-/// are still possible, one alternative each; exactly one holds in any solution.
+/// A split of the search, one alternative per set bit; exactly one alternative holds
+/// in any solution.
 #[derive(Clone, Copy)]
-pub(super) struct Branch {
-    digit: usize,
-    unit: usize,
-    kind: Kind,
-    /// Bit `p`: permutation `PERMS[p]` (row → box, or column → band) is possible; for
-    /// a cell, bit `d`: digit `d`.
-    perms: u32,
-}
-
-/// What a branch splits on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// A digit's configurations in a band.
-    Band,
-    /// A digit's configurations in a stack.
-    Stack,
-    /// The digits of one cell (`digit` holds the cell's bit in band `unit`).
-    Cell,
+pub(super) enum Branch {
+    /// The configurations of `digit` in `band` still possible: bit `p` of `perms` for
+    /// permutation `PERMS[p]` (row → box).
+    Band {
+        band: usize,
+        digit: usize,
+        perms: u32,
+    },
+    /// The same in `stack` (column → band).
+    Stack {
+        stack: usize,
+        digit: usize,
+        perms: u32,
+    },
+    /// The candidates of one cell (its bit `cell` in `band`): bit `d` for digit `d`.
+    Cell { band: usize, cell: u32, digits: u32 },
 }
 
 impl Branch {
-    /// The alternatives: bit `p` set for configuration `p`.
+    /// The alternatives, one bit each.
     #[inline(always)]
     pub(super) fn alternatives(&self) -> u32 {
-        self.perms
+        match *self {
+            Branch::Band { perms, .. } | Branch::Stack { perms, .. } => perms,
+            Branch::Cell { digits, .. } => digits,
+        }
     }
 }
 
@@ -408,22 +409,16 @@ impl State {
         for d in 0..9 {
             digits |= u32::from(self.cand[9 * band + d] & cell != 0) << d;
         }
-        Some(Branch {
-            digit: cell as usize,
-            unit: band,
-            kind: Kind::Cell,
-            perms: digits,
-        })
+        Some(Branch::Cell { band, cell, digits })
     }
 
     /// The configurations of `digit` in `band`.
     #[inline(always)]
     fn band_branch(&self, band: usize, digit: usize) -> Branch {
         let matrix = triads(self.cand[9 * band + digit]) as u16;
-        Branch {
+        Branch::Band {
+            band,
             digit,
-            unit: band,
-            kind: Kind::Band,
             perms: permutations_in(matrix),
         }
     }
@@ -437,31 +432,31 @@ impl State {
             let cols = (columns(self.cand[9 * band + digit]) >> (3 * stack)) & 7;
             matrix |= (cols as u16) << (3 * band);
         }
-        Branch {
+        Branch::Stack {
+            stack,
             digit,
-            unit: stack,
-            kind: Kind::Stack,
             perms: permutations_in(matrix),
         }
     }
 
-    /// Takes configuration `perm` of `branch`.
+    /// Takes alternative `alternative` (a bit of [`Branch::alternatives`]) of `branch`.
     #[inline(always)]
-    pub(super) fn take(&mut self, branch: Branch, perm: usize) {
-        let (digit, unit) = (branch.digit, branch.unit);
-        if branch.kind == Kind::Cell {
-            self.assign(perm, unit, digit as u32);
-        } else if branch.kind == Kind::Stack {
-            let other_stacks = !columns_mask(7 << (3 * unit));
-            for band in 0..3 {
-                let col = u32::from(PERMS[perm] >> (3 * band)) & 7;
-                self.restrict(
-                    9 * band + digit,
-                    other_stacks | columns_mask(col << (3 * unit)),
-                );
+    pub(super) fn take(&mut self, branch: Branch, alternative: usize) {
+        match branch {
+            Branch::Band { band, digit, .. } => {
+                self.restrict(9 * band + digit, PERM_CELLS[alternative]);
             }
-        } else {
-            self.restrict(9 * unit + digit, PERM_CELLS[perm]);
+            Branch::Stack { stack, digit, .. } => {
+                let other_stacks = !columns_mask(7 << (3 * stack));
+                for band in 0..3 {
+                    let col = u32::from(PERMS[alternative] >> (3 * band)) & 7;
+                    let keep = other_stacks | columns_mask(col << (3 * stack));
+                    self.restrict(9 * band + digit, keep);
+                }
+            }
+            Branch::Cell { band, cell, .. } => {
+                self.assign(alternative, band, cell);
+            }
         }
     }
 }
