@@ -22,6 +22,7 @@ fn fonts() -> DigitFonts {
             font(dejavu::sans::oblique()),
             font(dejavu::sans::extra_light()),
         ],
+        written: Default::default(),
     }
 }
 

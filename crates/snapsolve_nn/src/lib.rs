@@ -6,6 +6,7 @@
 //! loaded only at the program's edge (embedded safetensors).
 #![deny(missing_docs)]
 
+pub mod cpu_inference;
 pub mod digits;
 pub mod seeded;
 pub mod set_cards;

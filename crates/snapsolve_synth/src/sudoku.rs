@@ -14,6 +14,11 @@ use tiny_skia::{Paint, Pixmap, Rect, Transform};
 use crate::camera::{Camera, draw_clutter, fill_background};
 use crate::geometry::{Quad, composite_card, homography, rect_quad};
 
+pub mod paper;
+pub mod written;
+
+pub use written::{InkBitmap, Placement, WrittenDigits, draw_written};
+
 /// What to put in the 81 cells.
 #[derive(Clone, Debug)]
 pub struct SudokuSpec {
@@ -23,14 +28,28 @@ pub struct SudokuSpec {
     pub handwritten: [u8; 81],
 }
 
-/// Fonts to draw digits with.
-#[derive(Clone, Debug)]
+/// Fonts and written examples to draw digits with.
+#[derive(Clone, Debug, Default)]
 pub struct DigitFonts {
     /// Fonts for printed givens.
     pub printed: Vec<FontArc>,
     /// Handwriting-like fonts for filled-in cells (may be empty if no cell is handwritten).
     pub handwriting: Vec<FontArc>,
+    /// Real handwritten digits for filled-in cells (may be empty); a page with
+    /// handwriting uses them instead of a font [`WRITTEN_SHARE`] of the time
+    /// (always when there is no handwriting font).
+    pub written: WrittenDigits,
 }
+
+/// Share of handwritten pages written with [`DigitFonts::written`] when both
+/// they and handwriting fonts are there.
+pub const WRITTEN_SHARE: f64 = 0.6;
+/// Share of pages whose empty cells show faint digits through the paper (the
+/// other side of the sheet, the page below): real photos have them, and they
+/// must read as empty.
+pub const SHOW_THROUGH_SHARE: f64 = 0.25;
+/// Share of pages with a textured paper.
+pub const TEXTURED_SHARE: f64 = 0.7;
 
 /// A rendered sudoku photo and its truth.
 #[derive(Clone, Debug)]
@@ -172,37 +191,125 @@ fn render_page(spec: &SudokuSpec, fonts: &DigitFonts, rng: &mut StdRng) -> (Rgba
     // Digits draw from their own stream, so the same seed gives the same page
     // geometry whatever the digits.
     let rng = &mut StdRng::seed_from_u64(rng.random());
+    if rng.random_bool(TEXTURED_SHARE) {
+        let (mottle, grain) = (rng.random_range(0.0..0.06), rng.random_range(0.0..4.0));
+        paper::texture_paper(&mut pixmap, mottle, grain, rng);
+    }
     if !fonts.printed.is_empty() {
         let font = &fonts.printed[rng.random_range(0..fonts.printed.len())];
         let size = rng.random_range(0.5..0.78f32);
         for (i, &d) in spec.printed.iter().enumerate().filter(|(_, d)| **d != 0) {
             let centre = cell_centre(margin, cell, i);
-            draw_digit(&mut pixmap, font, d, centre, cell * size, 0.0, ink, rng);
+            let strength = rng.random_range(0.75..1.0f32);
+            let glyph = GlyphStyle {
+                height: cell * size,
+                shear: 0.0,
+                strength,
+            };
+            draw_digit(&mut pixmap, font, d, centre, glyph, ink);
         }
     }
-    if !fonts.handwriting.is_empty() {
-        let pen = pen_colour(rng);
-        let font = &fonts.handwriting[rng.random_range(0..fonts.handwriting.len())];
-        let slant = rng.random_range(-0.35..0.35f32);
-        for (i, &d) in spec.handwritten.iter().enumerate() {
-            if d == 0 || spec.printed[i] != 0 {
-                continue;
-            }
-            let (cx, cy) = cell_centre(margin, cell, i);
-            let wobble = 0.12 * cell;
-            let centre = (
-                cx + rng.random_range(-wobble..=wobble),
-                cy + rng.random_range(-wobble..=wobble),
-            );
-            let size = cell * rng.random_range(0.42..0.82f32);
-            let lean = slant + rng.random_range(-0.12..0.12f32);
-            draw_digit(&mut pixmap, font, d, centre, size, lean, pen, rng);
-        }
-    }
+    draw_show_through(&mut pixmap, spec, fonts, margin, cell, rng);
+    draw_handwriting(&mut pixmap, spec, fonts, margin, cell, rng);
     let page = RgbaImage::from_raw(side, side, pixmap.take()).unwrap_or_else(|| {
         RgbaImage::from_pixel(side, side, image::Rgba([paper[0], paper[1], paper[2], 255]))
     });
     (page, grid)
+}
+
+/// The cells to fill by hand: filled in by hand where no digit is printed.
+fn handwritten_cells(spec: &SudokuSpec) -> impl Iterator<Item = (usize, u8)> + '_ {
+    spec.handwritten
+        .iter()
+        .enumerate()
+        .filter(|&(i, &d)| d != 0 && spec.printed[i] == 0)
+        .map(|(i, &d)| (i, d))
+}
+
+/// Fills the handwritten cells, one writer (pen, lean) per page: with a
+/// handwriting font, or with real written digits when there are some.
+fn draw_handwriting(
+    pixmap: &mut Pixmap,
+    spec: &SudokuSpec,
+    fonts: &DigitFonts,
+    margin: f32,
+    cell: f32,
+    rng: &mut StdRng,
+) {
+    let use_written = !fonts.written.is_empty()
+        && (fonts.handwriting.is_empty() || rng.random_bool(WRITTEN_SHARE));
+    if !use_written && fonts.handwriting.is_empty() {
+        return;
+    }
+    let pen = pen_colour(rng);
+    let slant = rng.random_range(-0.35..0.35f32);
+    if use_written {
+        for (i, d) in handwritten_cells(spec) {
+            let Some(bitmap) = fonts.written.pick(d, rng) else {
+                continue;
+            };
+            let mut placement = Placement::random(cell_centre(margin, cell, i), cell, slant, rng);
+            if pen.pencil {
+                placement = placement.in_pencil(rng);
+            }
+            draw_written(pixmap, bitmap, &placement, pen.ink, rng);
+        }
+        return;
+    }
+    let font = &fonts.handwriting[rng.random_range(0..fonts.handwriting.len())];
+    for (i, d) in handwritten_cells(spec) {
+        let (cx, cy) = cell_centre(margin, cell, i);
+        let wobble = 0.12 * cell;
+        let centre = (
+            cx + rng.random_range(-wobble..=wobble),
+            cy + rng.random_range(-wobble..=wobble),
+        );
+        let glyph = GlyphStyle {
+            height: cell * rng.random_range(0.42..0.82f32),
+            shear: slant + rng.random_range(-0.12..0.12f32),
+            strength: rng.random_range(0.75..1.0f32),
+        };
+        draw_digit(pixmap, font, d, centre, glyph, pen.ink);
+    }
+}
+
+/// On [`SHOW_THROUGH_SHARE`] of the pages, faint printed digits in about half
+/// of the cells left empty: what shows through thin paper. They stay empty in
+/// the truth.
+fn draw_show_through(
+    pixmap: &mut Pixmap,
+    spec: &SudokuSpec,
+    fonts: &DigitFonts,
+    margin: f32,
+    cell: f32,
+    rng: &mut StdRng,
+) {
+    if fonts.printed.is_empty() || !rng.random_bool(SHOW_THROUGH_SHARE) {
+        return;
+    }
+    let font = &fonts.printed[rng.random_range(0..fonts.printed.len())];
+    let size = rng.random_range(0.5..0.78f32);
+    let faintness = rng.random_range(0.04..0.16f32);
+    let grey = rng.random_range(60..140u8);
+    for i in 0..81 {
+        if spec.printed[i] != 0 || spec.handwritten[i] != 0 || rng.random_bool(0.5) {
+            continue;
+        }
+        let glyph = GlyphStyle {
+            height: cell * size,
+            shear: 0.0,
+            strength: faintness * rng.random_range(0.7..1.3f32),
+        };
+        let d = rng.random_range(1..=9u8);
+        draw_digit(
+            pixmap,
+            font,
+            d,
+            cell_centre(margin, cell, i),
+            glyph,
+            [grey; 3],
+        );
+    }
 }
 
 fn cell_centre(margin: f32, cell: f32, index: usize) -> (f32, f32) {
@@ -229,9 +336,17 @@ fn print_ink(rng: &mut StdRng) -> [u8; 3] {
     [v, v, v]
 }
 
+/// What a page is filled in with.
+#[derive(Clone, Copy, Debug)]
+struct Pen {
+    ink: [u8; 3],
+    /// A pencil: grey, and (for written digits) thin, light and grainy.
+    pencil: bool,
+}
+
 /// Blue, black, dark red, green or pencil grey.
-fn pen_colour(rng: &mut StdRng) -> [u8; 3] {
-    match rng.random_range(0..5) {
+fn pen_colour(rng: &mut StdRng) -> Pen {
+    let ink = match rng.random_range(0..5) {
         0 => [
             rng.random_range(10..60),
             rng.random_range(20..80),
@@ -240,8 +355,14 @@ fn pen_colour(rng: &mut StdRng) -> [u8; 3] {
         1 => [rng.random_range(10..50); 3],
         2 => [rng.random_range(120..180), 20, 30],
         3 => [20, rng.random_range(80..130), 40],
-        _ => [rng.random_range(80..130); 3],
-    }
+        _ => {
+            return Pen {
+                ink: [rng.random_range(80..130); 3],
+                pencil: true,
+            };
+        }
+    };
+    Pen { ink, pencil: false }
 }
 
 /// Thin lines between cells, thick ones between boxes and around the grid.
@@ -284,19 +405,31 @@ fn draw_lines(pixmap: &mut Pixmap, margin: f32, cell: f32, ink: [u8; 3], rng: &m
     }
 }
 
-/// Draws digit `d` centred on `centre`, `height` pixels tall, slanted by `shear`
-/// (horizontal shift per pixel up), in `ink`; some strokes a little faint.
-#[allow(clippy::too_many_arguments)]
+/// How a font digit is drawn.
+#[derive(Clone, Copy, Debug)]
+struct GlyphStyle {
+    /// Height of the digit's ink, pixels.
+    height: f32,
+    /// Horizontal shift per pixel up (slant).
+    shear: f32,
+    /// Opacity of the ink, 0..1.
+    strength: f32,
+}
+
+/// Draws digit `d` centred on `centre` as `style` says, in `ink`.
 fn draw_digit(
     pixmap: &mut Pixmap,
     font: &FontArc,
     d: u8,
     centre: (f32, f32),
-    height: f32,
-    shear: f32,
+    style: GlyphStyle,
     ink: [u8; 3],
-    rng: &mut StdRng,
 ) {
+    let GlyphStyle {
+        height,
+        shear,
+        strength,
+    } = style;
     let id = font.glyph_id(char::from(b'0' + d));
     let probe = id.with_scale_and_position(PxScale::from(100.0), point(0.0, 0.0));
     let Some(bounds) = font.outline_glyph(probe).map(|g| g.px_bounds()) else {
@@ -312,7 +445,6 @@ fn draw_digit(
         centre.0 - b.width() / 2.0 - b.min.x,
         centre.1 - b.height() / 2.0 - b.min.y,
     );
-    let strength = rng.random_range(0.75..1.0f32);
     let (w, h) = (pixmap.width() as i64, pixmap.height() as i64);
     let data = pixmap.data_mut();
     outline.draw(|gx, gy, coverage| {
@@ -400,10 +532,7 @@ pub const SYSTEM_FONTS: &[SystemFont] = fonts! {
 /// Loads every font of [`SYSTEM_FONTS`]; a missing file is an error naming the
 /// apt packages to install, a font without all nine digit glyphs is an error too.
 pub fn load_system_fonts() -> Result<DigitFonts, String> {
-    let mut fonts = DigitFonts {
-        printed: Vec::new(),
-        handwriting: Vec::new(),
-    };
+    let mut fonts = DigitFonts::default();
     let mut missing: Vec<&str> = Vec::new();
     for f in SYSTEM_FONTS {
         let Ok(bytes) = std::fs::read(f.path) else {
@@ -452,6 +581,7 @@ mod tests {
         DigitFonts {
             printed: vec![font],
             handwriting: vec![hand],
+            written: WrittenDigits::default(),
         }
     }
 
