@@ -13,8 +13,9 @@ use crate::sudoku_photo::{PhotoAnswer, digits_text};
 
 /// A SET photo read: `{"image": {"width", "height"}, "cards": [{"card", "corners",
 /// "confidence"}], "sets", "duplicates", "unsure", "partial": [{"corners"}],
-/// "warnings"}`; corners are in the pixels of the image as stored in the file, to
-/// a tenth of a pixel; `partial` lists cards cut off by the edge of the photo.
+/// "warnings", "not_cards"}`; corners are in the pixels of the image as stored in the file, to
+/// a tenth of a pixel; `partial` lists cards cut off by the edge of the photo;
+/// `not_cards` counts candidates the card network took for something else.
 pub fn set_photo(reading: &TableReading) -> Value {
     json!({
         "image": {"width": reading.width, "height": reading.height},
@@ -30,6 +31,7 @@ pub fn set_photo(reading: &TableReading) -> Value {
             "corners": p.stored.corners.iter().map(|q| [round1(q[0]), round1(q[1])]).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "warnings": reading.warnings,
+        "not_cards": reading.not_cards,
     })
 }
 

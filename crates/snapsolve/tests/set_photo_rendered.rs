@@ -5,6 +5,7 @@
 
 use snapsolve::images::Limits;
 use snapsolve::set_photo::example::seeded_cards;
+use snapsolve::set_photo::stress::{StressScore, score_table};
 use snapsolve::set_photo::table::{decode_table_photo, draw_answer, read_table};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 use snapsolve_set::Card;
@@ -45,27 +46,6 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// Largest distance between matching corners, over the four ways a found
-/// quadrilateral can start (the finder orders corners from the picture's
-/// view, the renderer from the card's).
-fn corner_error(found: &[[f32; 2]; 4], truth: &[[f32; 2]; 4]) -> f32 {
-    (0..4)
-        .map(|shift| {
-            (0..4)
-                .map(|i| {
-                    let (a, b) = (found[(i + shift) % 4], truth[i]);
-                    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-                })
-                .fold(0.0f32, f32::max)
-        })
-        .fold(f32::INFINITY, f32::min)
-}
-
-fn card_width(quad: &[[f32; 2]; 4]) -> f32 {
-    let d = |a: [f32; 2], b: [f32; 2]| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
-    d(quad[0], quad[1]).min(d(quad[1], quad[2]))
-}
-
 /// SETs as sorted triples of card indices, for comparing by card rather than position.
 fn sets_by_card(cards: &[Card]) -> Vec<[u8; 3]> {
     let mut sets: Vec<[u8; 3]> = find_sets(cards)
@@ -80,20 +60,10 @@ fn sets_by_card(cards: &[Card]) -> Vec<[u8; 3]> {
     sets
 }
 
-/// What the photo path made of one rendered table.
-struct TableScore {
-    /// True cards found where they lie.
-    found: usize,
-    /// Of those, cards named right.
-    right: usize,
-    /// Cards read where no true card lies.
-    false_cards: usize,
-}
-
 /// Renders table `n`, reads it with the default classifier and scores the
 /// reading (a card is found when each corner is within `tolerance` card
 /// widths of the truth); when every card is read right, checks the SETs too.
-fn read_rendered(n: usize, case: &Case, seed: u64, tolerance: f32) -> TableScore {
+fn read_rendered(n: usize, case: &Case, seed: u64, tolerance: f32) -> StressScore {
     let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     let truth_cards = seeded_cards(case.cards, seed);
     let mut spec = TableSpec::new(truth_cards.clone(), case.edition, seed);
@@ -122,19 +92,8 @@ fn read_rendered(n: usize, case: &Case, seed: u64, tolerance: f32) -> TableScore
     }
 
     // Every true card is found where it lies, each once.
-    let mut used = vec![false; reading.cards.len()];
-    let (mut found, mut right) = (0, 0);
-    for placed in &table.cards {
-        let tolerance = tolerance * card_width(&placed.corners);
-        let hit = reading.cards.iter().enumerate().find(|(i, c)| {
-            !used[*i] && corner_error(&c.stored.corners, &placed.corners) < tolerance
-        });
-        if let Some((i, card)) = hit {
-            used[i] = true;
-            found += 1;
-            right += usize::from(card.card == placed.card);
-        }
-    }
+    let score = score_table(&reading, &table, tolerance);
+    let (found, right) = (score.found, score.right);
     eprintln!(
         "table {n} ({:?}, {} cards, turn {}, gap {}): found {found}, right {right}, read {}",
         case.edition,
@@ -159,11 +118,7 @@ fn read_rendered(n: usize, case: &Case, seed: u64, tolerance: f32) -> TableScore
             "table {n}"
         );
     }
-    TableScore {
-        found,
-        right,
-        false_cards: used.iter().filter(|u| !**u).count(),
-    }
+    score
 }
 
 #[test]

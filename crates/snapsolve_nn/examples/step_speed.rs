@@ -41,7 +41,10 @@ fn main() -> candle_core::Result<()> {
         &varmap,
         &train,
         |_| Ok(()),
-        |_| multi_head_cross_entropy(&net.forward_t(&x, true)?, &y, HEADS, CLASSES),
+        |_| {
+            let logits = net.forward_t(&x, true)?.narrow(1, 0, HEADS * CLASSES)?;
+            multi_head_cross_entropy(&logits, &y, HEADS, CLASSES)
+        },
         |_| {},
     )?;
     let per_step = start.elapsed().as_secs_f64() / steps as f64;

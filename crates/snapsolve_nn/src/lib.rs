@@ -10,4 +10,5 @@ pub mod cpu_inference;
 pub mod digits;
 pub mod seeded;
 pub mod set_cards;
+pub mod set_detector;
 pub mod train_stream;

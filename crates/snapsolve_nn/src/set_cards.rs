@@ -1,5 +1,6 @@
 //! The SET card network: an upright card crop in, four attribute heads
-//! (number, color, shading, shape) of three logits each out.
+//! (number, color, shading, shape) of three logits each out, and one logit
+//! saying whether the crop is a SET card at all.
 //!
 //! Four small heads rather than 81 classes: every head sees every card, so
 //! each attribute learns from 27 times more examples, and the caller gets a
@@ -15,6 +16,10 @@ use candle_nn::{BatchNorm, Conv2d, Conv2dConfig, Linear, VarBuilder};
 pub const HEADS: usize = 4;
 /// Values per attribute.
 pub const CLASSES: usize = 3;
+/// Column of the card/not-a-card logit, after the attribute heads.
+pub const CARD_LOGIT: usize = HEADS * CLASSES;
+/// Logits per crop: the attribute heads, then the card logit.
+pub const OUTPUTS: usize = HEADS * CLASSES + 1;
 
 /// Shape of the network.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,11 +105,14 @@ impl SetCardNet {
             inputs = out;
         }
         let (h, w) = config.feature_size();
-        let head = candle_nn::linear(inputs * h * w, HEADS * CLASSES, vb.pp("head"))?;
+        // One layer for all five heads: the card logit reads the same
+        // features as the attributes, at 193 weights per extra output.
+        let head = candle_nn::linear(inputs * h * w, OUTPUTS, vb.pp("head"))?;
         Ok(SetCardNet { stages, head })
     }
 
-    /// Logits `(batch, HEADS * CLASSES)` from images `(batch, 3, height, width)`;
+    /// Logits `(batch, OUTPUTS)` (attributes head after head, then the card
+    /// logit at [`CARD_LOGIT`]) from images `(batch, 3, height, width)`;
     /// `train` selects batch statistics (and updates the running ones).
     pub fn forward_t(&self, images: &Tensor, train: bool) -> Result<Tensor> {
         let mut x = images.clone();
@@ -130,7 +138,7 @@ mod tests {
     use candle_nn::VarMap;
 
     #[test]
-    fn output_has_four_heads_of_three() -> Result<()> {
+    fn output_has_four_heads_of_three_and_a_card_logit() -> Result<()> {
         let varmap = VarMap::new();
         let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
         for config in [Config::tiny(), Config::small()] {
@@ -140,8 +148,8 @@ mod tests {
                 DType::F32,
                 &Device::Cpu,
             )?;
-            assert_eq!(net.forward(&x)?.dims(), &[2, HEADS * CLASSES]);
-            assert_eq!(net.forward_t(&x, true)?.dims(), &[2, HEADS * CLASSES]);
+            assert_eq!(net.forward(&x)?.dims(), &[2, OUTPUTS]);
+            assert_eq!(net.forward_t(&x, true)?.dims(), &[2, OUTPUTS]);
         }
         Ok(())
     }

@@ -110,6 +110,38 @@ pub fn multi_head_cross_entropy(
     candle_nn::loss::cross_entropy(&logits, &targets)
 }
 
+/// Like [`multi_head_cross_entropy`], but each row counts with its weight in
+/// `row_weights` (`(batch,)`, `f32`): rows of weight 0 (crops that are not a
+/// card, whose attributes mean nothing) teach the heads nothing. The mean is
+/// over the weighted rows and heads.
+pub fn masked_multi_head_cross_entropy(
+    logits: &Tensor,
+    targets: &Tensor,
+    row_weights: &Tensor,
+    heads: usize,
+    classes: usize,
+) -> Result<Tensor> {
+    let batch = logits.dim(0)?;
+    let log_p = candle_nn::ops::log_softmax(&logits.reshape((batch * heads, classes))?, D::Minus1)?;
+    let picked = log_p
+        .gather(&targets.reshape((batch * heads, 1))?, 1)?
+        .reshape((batch, heads))?
+        .sum(1)?;
+    let weight = row_weights.sum_all()?.to_scalar::<f32>()?.max(1.0);
+    (picked * row_weights)?
+        .sum_all()?
+        .affine(-1.0 / (f64::from(weight) * heads as f64), 0.0)
+}
+
+/// Mean binary cross-entropy of logits `x` against targets `t` in [0, 1]
+/// (same shape), in the stable form `max(x, 0) - x t + ln(1 + e^-|x|)`:
+/// candle's own takes the log of a sigmoid, which is minus infinity once a
+/// logit passes about -17.
+pub fn binary_cross_entropy_with_logits(x: &Tensor, t: &Tensor) -> Result<Tensor> {
+    let softplus_tail = x.abs()?.neg()?.exp()?.affine(1.0, 1.0)?.log()?;
+    ((x.relu()? - (x * t)?)? + softplus_tail)?.mean_all()
+}
+
 /// Per-head softmax probabilities: `(batch, heads * classes)` logits to `(batch, heads, classes)`.
 pub fn multi_head_softmax(logits: &Tensor, heads: usize, classes: usize) -> Result<Tensor> {
     let batch = logits.dim(0)?;
@@ -149,6 +181,44 @@ mod tests {
     use super::*;
     use candle_core::Device;
     use candle_nn::{Linear, Module};
+
+    #[test]
+    fn masked_rows_teach_nothing_and_full_weights_match_the_plain_loss() -> Result<()> {
+        let device = Device::Cpu;
+        let logits = Tensor::new(
+            &[
+                [2f32, 0.0, -1.0, 0.5, 0.5, 0.0],
+                [0.0, 3.0, 0.0, -2.0, 1.0, 0.0],
+            ],
+            &device,
+        )?;
+        let targets = Tensor::new(&[[0u32, 1], [2, 0]], &device)?;
+        let plain = multi_head_cross_entropy(&logits, &targets, 2, 3)?.to_scalar::<f32>()?;
+        let all = Tensor::new(&[1f32, 1.0], &device)?;
+        let masked = masked_multi_head_cross_entropy(&logits, &targets, &all, 2, 3)?;
+        assert!((masked.to_scalar::<f32>()? - plain).abs() < 1e-5);
+        // Only the first row counts: its loss alone.
+        let first = Tensor::new(&[1f32, 0.0], &device)?;
+        let one = masked_multi_head_cross_entropy(&logits, &targets, &first, 2, 3)?;
+        let alone =
+            multi_head_cross_entropy(&logits.narrow(0, 0, 1)?, &targets.narrow(0, 0, 1)?, 2, 3)?;
+        assert!((one.to_scalar::<f32>()? - alone.to_scalar::<f32>()?).abs() < 1e-5);
+        Ok(())
+    }
+
+    #[test]
+    fn binary_cross_entropy_is_finite_far_out_and_right_near_zero() -> Result<()> {
+        let device = Device::Cpu;
+        let x = Tensor::new(&[-40f32, 0.0, 40.0], &device)?;
+        let t = Tensor::new(&[1f32, 1.0, 0.0], &device)?;
+        let loss = binary_cross_entropy_with_logits(&x, &t)?.to_scalar::<f32>()?;
+        // ln(1 + e^40) ~ 40 twice, ln 2 once, over three.
+        assert!(
+            (loss - (80.0 + std::f32::consts::LN_2) / 3.0).abs() < 1e-3,
+            "{loss}"
+        );
+        Ok(())
+    }
 
     #[test]
     fn schedule_warms_up_then_decays() {

@@ -60,6 +60,25 @@ impl Camera {
         }
     }
 
+    /// A dim room under a warm bulb: underexposed by about half, orange,
+    /// noisy, slightly soft, compressed.
+    pub fn dim_warm(rng: &mut StdRng, scale: f32) -> Camera {
+        let exposure = rng.random_range(0.4..0.55f32);
+        let warmth = rng.random_range(0.2..0.3f32);
+        Camera {
+            gains: [
+                exposure * (1.0 + warmth),
+                exposure,
+                exposure * (1.0 - warmth),
+            ],
+            gradient: [rng.random_range(-0.4..0.4), rng.random_range(-0.4..0.4)],
+            glare: None,
+            blur: rng.random_range(0.3..1.0) * scale,
+            noise: rng.random_range(6.0..12.0),
+            jpeg_quality: Some(rng.random_range(60..85)),
+        }
+    }
+
     /// Photographs `scene` in place.
     pub fn apply(&self, scene: &mut RgbImage, rng: &mut StdRng) {
         if self.blur > 0.3 {

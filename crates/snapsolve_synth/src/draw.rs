@@ -236,7 +236,7 @@ pub(crate) fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Pat
     pb.finish()
 }
 
-fn paint(rgb: [f32; 3], anti_alias: bool) -> Paint<'static> {
+pub(crate) fn paint(rgb: [f32; 3], anti_alias: bool) -> Paint<'static> {
     let mut paint = Paint::default();
     let [r, g, b] = rgb.map(|c| c.clamp(0.0, 255.0) as u8);
     paint.set_color(Color::from_rgba8(r, g, b, 255));
@@ -245,7 +245,7 @@ fn paint(rgb: [f32; 3], anti_alias: bool) -> Paint<'static> {
 }
 
 /// tiny-skia stores premultiplied alpha; images want it straight.
-fn to_rgba(pixmap: &Pixmap) -> RgbaImage {
+pub(crate) fn to_rgba(pixmap: &Pixmap) -> RgbaImage {
     let mut out = RgbaImage::new(pixmap.width(), pixmap.height());
     for (dst, src) in out.pixels_mut().zip(pixmap.pixels()) {
         let c = src.demultiply();

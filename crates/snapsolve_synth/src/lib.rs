@@ -18,6 +18,7 @@ pub mod camera;
 pub mod deck;
 pub mod draw;
 pub mod geometry;
+pub mod lookalike;
 pub mod scene;
 pub mod sudoku;
 
@@ -25,4 +26,5 @@ pub use camera::{Camera, CastShadow};
 pub use deck::{CardStyle, Edition};
 pub use draw::{CARD_ASPECT, render_card};
 pub use geometry::{Quad, composite_card, warp_quad};
-pub use scene::{PlacedCard, Table, TableSpec, render_crop, render_table};
+pub use lookalike::{Lookalike, render_lookalike};
+pub use scene::{Lighting, PlacedCard, Surface, Table, TableSpec, render_crop, render_table};

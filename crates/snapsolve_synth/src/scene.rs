@@ -10,9 +10,13 @@ use crate::camera::{Camera, CastShadow, draw_clutter, fill_background};
 use crate::deck::{CardStyle, Edition};
 use crate::draw::{CARD_ASPECT, render_card};
 use crate::geometry::{Quad, composite_card, warp_quad};
+use imageproc::geometric_transformations::Projection;
 
 /// Share of rendered crops with a [`CastShadow`] across the card.
 pub const CROP_SHADOW_SHARE: f64 = 0.4;
+
+/// Share of rendered crops cut 3-12% larger than the card all round.
+pub const LOOSE_CROP_SHARE: f64 = 0.25;
 
 /// Renders `card` the way a detector hands it to a classifier: drawn, laid on
 /// a background with a random tilt, in [`CROP_SHADOW_SHARE`] of the crops
@@ -50,12 +54,20 @@ pub fn render_crop(
         CastShadow::random(rng).apply(&mut scene);
     }
     Camera::random(rng, card_w / 96.0).apply(&mut scene, rng);
-    // A detector's corners are a little off: sometimes inside the card, sometimes outside.
+    // A detector's corners are a little off: sometimes inside the card,
+    // sometimes outside; one crop in four is cut loosely, with table around
+    // the card (a loose crop is still a card, and `set card` gets such pictures).
     let err = 0.04 * card_w;
+    let loose = if rng.random_bool(LOOSE_CROP_SHARE) {
+        rng.random_range(1.03..1.12f32)
+    } else {
+        1.0
+    };
+    let [cx, cy] = [scene_w as f32 / 2.0, scene_h as f32 / 2.0];
     let found: Quad = quad.map(|p| {
         [
-            p[0] + rng.random_range(-err..err),
-            p[1] + rng.random_range(-err..err),
+            cx + (p[0] - cx) * loose + rng.random_range(-err..err),
+            cy + (p[1] - cy) * loose + rng.random_range(-err..err),
         ]
     });
     let mut crop = warp_quad(&scene, &found, width, height);
@@ -67,7 +79,7 @@ pub fn render_crop(
 
 /// Corners of a `size` card centred at `centre`, turned by `angle` radians,
 /// each corner then moved by `wobble(i)` (perspective).
-fn place(
+pub(crate) fn place(
     centre: [f32; 2],
     size: [f32; 2],
     angle: f32,
@@ -107,8 +119,44 @@ pub struct TableSpec {
     pub clutter: usize,
     /// Whether to add camera distortions (lighting, blur, noise, JPEG).
     pub camera: bool,
+    /// What the cards lie on.
+    pub surface: Surface,
+    /// The light and camera, when `camera` is on.
+    pub lighting: Lighting,
+    /// Whether each card throws a soft shadow on the table (on a white
+    /// table, the shadow is all that marks a card's edge).
+    pub card_shadows: bool,
+    /// Things that look like cards laid on the table under the cards: blank
+    /// paper, playing cards, printed pages, phones, notes.
+    pub distractors: usize,
+    /// Share of the picture's width or height the layout fills (0.7 by
+    /// default; less leaves more table around smaller cards).
+    pub fill: f32,
+    /// How far the camera looks away from straight down, in radians: the
+    /// far side of the table comes out smaller (0 = straight down).
+    pub view_tilt: f32,
     /// Seed of everything random.
     pub seed: u64,
+}
+
+/// What the cards lie on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// Any of [`fill_background`]'s surfaces.
+    Random,
+    /// A white or off-white desk or wall.
+    White,
+    /// Light wood: pale yellow-brown with grain.
+    LightWood,
+}
+
+/// How the table is lit and shot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lighting {
+    /// Any of [`Camera::random`]'s situations.
+    Random,
+    /// A dim room under warm light: underexposed, orange, noisy.
+    DimWarm,
 }
 
 impl TableSpec {
@@ -124,6 +172,12 @@ impl TableSpec {
             max_card_turn: 0.15,
             clutter: 2,
             camera: true,
+            surface: Surface::Random,
+            lighting: Lighting::Random,
+            card_shadows: false,
+            distractors: 0,
+            fill: 0.7,
+            view_tilt: 0.0,
             seed,
         }
     }
@@ -147,12 +201,17 @@ pub struct Table {
     pub cards: Vec<PlacedCard>,
 }
 
-/// Renders a table: background, clutter, then the cards in a turned grid that
-/// fills about 70% of the picture, then the camera.
+/// Renders a table: surface, clutter and distractors, then the cards (with
+/// their shadows) in a turned grid that fills `fill` of the picture, then
+/// the view's tilt, then the camera.
 pub fn render_table(spec: &TableSpec) -> Table {
     let mut rng = StdRng::seed_from_u64(spec.seed);
     let mut image = RgbImage::new(spec.width.max(16), spec.height.max(16));
-    fill_background(&mut image, &mut rng);
+    match spec.surface {
+        Surface::Random => fill_background(&mut image, &mut rng),
+        Surface::White => fill_white(&mut image, &mut rng),
+        Surface::LightWood => fill_light_wood(&mut image, &mut rng),
+    }
     draw_clutter(&mut image, spec.clutter, &mut rng);
     let n = spec.cards.len();
     let columns = spec.columns.clamp(1, n.max(1));
@@ -161,7 +220,12 @@ pub fn render_table(spec: &TableSpec) -> Table {
     // Cards lie landscape or portrait on the table, whichever fits the grid better.
     let pitch_x = 1.0 + spec.gap;
     let pitch_y = CARD_ASPECT + spec.gap;
-    let card_w = (0.7 * w / (columns as f32 * pitch_x)).min(0.7 * h / (rows as f32 * pitch_y));
+    let fill = spec.fill.clamp(0.05, 1.0);
+    let card_w = (fill * w / (columns as f32 * pitch_x)).min(fill * h / (rows as f32 * pitch_y));
+    if spec.distractors > 0 {
+        let size = if n == 0 { 0.12 * w.min(h) } else { card_w };
+        lay_distractors(&mut image, spec.distractors, size, &mut rng);
+    }
     let layout_turn = rng.random_range(-0.2..0.2f32);
     let (c, s) = (layout_turn.cos(), layout_turn.sin());
     let style = CardStyle::random(spec.edition, &mut rng);
@@ -182,14 +246,180 @@ pub fn render_table(spec: &TableSpec) -> Table {
                 rng.random_range(-tilt..=tilt),
             ]
         });
+        if spec.card_shadows {
+            throw_shadow(&mut image, &corners, card_w);
+        }
         let drawn = render_card(card, &style, (card_w * 1.2).round() as u32);
         composite_card(&mut image, &drawn, &corners);
         cards.push(PlacedCard { card, corners });
     }
+    if spec.view_tilt > 0.0
+        && let Some(view) = tilted_view(&image, spec.view_tilt)
+    {
+        for placed in &mut cards {
+            placed.corners = placed.corners.map(|p| view.map(p));
+        }
+        image = view.image;
+    }
     if spec.camera {
-        Camera::random(&mut rng, card_w / 96.0).apply(&mut image, &mut rng);
+        let scale = card_w / 96.0;
+        let camera = match spec.lighting {
+            Lighting::Random => Camera::random(&mut rng, scale),
+            Lighting::DimWarm => Camera::dim_warm(&mut rng, scale),
+        };
+        camera.apply(&mut image, &mut rng);
     }
     Table { image, cards }
+}
+
+/// A white or off-white surface: one level between 215 and 245, a faint warm
+/// or cool tint, a slow light gradient and fine grain.
+fn fill_white(img: &mut RgbImage, rng: &mut StdRng) {
+    let level = rng.random_range(215.0..245.0f32);
+    let tint = rng.random_range(-6.0..6.0f32);
+    let base = [level + tint, level, level - tint];
+    let grain = rng.random_range(1.0..4.0f32);
+    fill_textured(img, base, grain, |_, _| 1.0, rng);
+}
+
+/// Light wood: a pale yellow-brown base with long wavy grain.
+fn fill_light_wood(img: &mut RgbImage, rng: &mut StdRng) {
+    let base = [
+        rng.random_range(190.0..225.0f32),
+        rng.random_range(150.0..185.0f32),
+        rng.random_range(95.0..140.0f32),
+    ];
+    let freq = rng.random_range(0.02..0.08f32);
+    let phase = rng.random_range(0.0..6.3f32);
+    let grain = rng.random_range(2.0..6.0f32);
+    let vertical = rng.random_bool(0.5);
+    fill_textured(
+        img,
+        base,
+        grain,
+        |x, y| {
+            let (t, s) = if vertical { (x, y) } else { (y, x) };
+            1.0 + 0.06 * (t * freq + (s * 0.004).sin() * 4.0 + phase).sin()
+        },
+        rng,
+    );
+}
+
+/// Fills `img` with `base` times `pattern(x, y)` plus uniform grain.
+fn fill_textured(
+    img: &mut RgbImage,
+    base: [f32; 3],
+    grain: f32,
+    pattern: impl Fn(f32, f32) -> f32,
+    rng: &mut StdRng,
+) {
+    for (x, y, px) in img.enumerate_pixels_mut() {
+        let level = pattern(x as f32, y as f32);
+        let n = rng.random_range(-grain..grain);
+        *px = image::Rgb(base.map(|c| (c * level + n).clamp(0.0, 255.0) as u8));
+    }
+}
+
+/// Lays `count` lookalikes about `size` wide at random places and turns.
+fn lay_distractors(img: &mut RgbImage, count: usize, size: f32, rng: &mut StdRng) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    for _ in 0..count {
+        let object = crate::lookalike::draw_distractor(size, rng);
+        let centre = [
+            rng.random_range(0.1..0.9) * w,
+            rng.random_range(0.1..0.9) * h,
+        ];
+        let dims = [object.width() as f32, object.height() as f32];
+        let quad = place(
+            centre,
+            dims,
+            rng.random_range(0.0..std::f32::consts::TAU),
+            |_| [0.0; 2],
+        );
+        composite_card(img, &object, &quad);
+    }
+}
+
+/// Darkens a soft-edged patch under the card at `corners`, offset away from
+/// a light above and behind the camera.
+fn throw_shadow(img: &mut RgbImage, corners: &Quad, card_w: f32) {
+    let offset = [0.03 * card_w, 0.05 * card_w];
+    let softness = 0.05 * card_w;
+    let shadow = corners.map(|p| [p[0] + offset[0], p[1] + offset[1]]);
+    let Some(projection) =
+        crate::geometry::homography(&shadow, &crate::geometry::rect_quad(1.0, 1.0))
+    else {
+        return;
+    };
+    let xs = shadow.map(|p| p[0]);
+    let ys = shadow.map(|p| p[1]);
+    let lo =
+        |v: [f32; 4]| (v.iter().copied().fold(f32::INFINITY, f32::min) - softness).max(0.0) as u32;
+    let hi = |v: [f32; 4], max: u32| {
+        ((v.iter().copied().fold(f32::NEG_INFINITY, f32::max) + softness) as u32).min(max)
+    };
+    let (x0, x1, y0, y1) = (lo(xs), hi(xs, img.width()), lo(ys), hi(ys, img.height()));
+    let soft = softness / card_w;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let (u, v) = projection * (x as f32 + 0.5, y as f32 + 0.5);
+            // Distance inside the unit square, in card widths (roughly).
+            let inside = u.min(1.0 - u).min((v.min(1.0 - v)) * CARD_ASPECT);
+            let cover = ((inside + soft) / (2.0 * soft)).clamp(0.0, 1.0);
+            if cover > 0.0 {
+                let px = img.get_pixel_mut(x, y);
+                for c in px.0.iter_mut() {
+                    *c = (*c as f32 * (1.0 - 0.35 * cover)).round() as u8;
+                }
+            }
+        }
+    }
+}
+
+/// The table seen at an angle: the picture and the map from flat to tilted pixels.
+struct TiltedView {
+    image: RgbImage,
+    flat_to_view: Projection,
+}
+
+impl TiltedView {
+    fn map(&self, p: [f32; 2]) -> [f32; 2] {
+        let (x, y) = self.flat_to_view * (p[0], p[1]);
+        [x, y]
+    }
+}
+
+/// The flat table as a camera tilted by `tilt` radians from straight down
+/// sees it: the far (top) edge shrinks to `1 - 0.5 sin(tilt)` of the near
+/// one, the picture keeps its size, and what the camera sees beyond the
+/// table's picture is the table's mean colour.
+fn tilted_view(flat: &RgbImage, tilt: f32) -> Option<TiltedView> {
+    let (w, h) = (flat.width() as f32, flat.height() as f32);
+    let far = 1.0 - 0.5 * tilt.sin().clamp(0.0, 1.0);
+    let inset = 0.5 * w * (1.0 - far);
+    let view_quad: Quad = [[inset, 0.0], [w - inset, 0.0], [w, h], [0.0, h]];
+    let flat_to_view = crate::geometry::homography(&crate::geometry::rect_quad(w, h), &view_quad)?;
+    let n = (flat.width() * flat.height()).max(1) as f32;
+    let mean = (0..3).map(|k| flat.pixels().map(|p| p.0[k] as f32).sum::<f32>() / n);
+    let mean: Vec<u8> = mean.map(|m| m as u8).collect();
+    let mut image = RgbImage::from_pixel(
+        flat.width(),
+        flat.height(),
+        image::Rgb([mean[0], mean[1], mean[2]]),
+    );
+    imageproc::geometric_transformations::warp_into(
+        flat,
+        flat_to_view,
+        imageproc::geometric_transformations::Interpolation::Bilinear,
+        imageproc::geometric_transformations::Border::Constant(image::Rgb([
+            mean[0], mean[1], mean[2],
+        ])),
+        &mut image,
+    );
+    Some(TiltedView {
+        image,
+        flat_to_view,
+    })
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@
 //!
 //! The quadrilaterals are returned in the coordinates of the photo given.
 
+pub mod cores;
 mod double;
 mod edges;
 mod nested;

@@ -14,6 +14,10 @@ pub struct CardReading {
     /// Probabilities of the three values of each attribute, text-form order
     /// (number, color, shading, shape); each row sums to 1.
     pub attribute_probabilities: [[f32; 3]; 4],
+    /// Probability that the crop shows a SET card at all (not paper, a
+    /// playing card, half a card or the table); `None` from a classifier
+    /// that cannot tell, whose every crop is taken as a card.
+    pub card_probability: Option<f32>,
 }
 
 impl CardReading {
@@ -39,6 +43,12 @@ impl CardReading {
             .position(|a| *a == attribute)
             .unwrap_or(0)];
         p[argmax(p)]
+    }
+
+    /// Whether the crop is taken for a SET card: its card probability is at
+    /// least `threshold`, or the classifier cannot tell.
+    pub fn is_card(&self, threshold: f32) -> bool {
+        self.card_probability.is_none_or(|p| p >= threshold)
     }
 
     /// Probability the classifier gives a particular card.
@@ -76,6 +86,7 @@ mod tests {
                 [0.2, 0.2, 0.6],
                 [0.0, 0.5, 0.5],
             ],
+            card_probability: None,
         };
         assert_eq!(reading.card().to_string(), "2-red-open-oval");
         assert!((reading.confidence() - 0.8 * 0.9 * 0.6 * 0.5).abs() < 1e-6);

@@ -67,6 +67,7 @@ impl CardClassifier for FeaturesClassifier {
                 Some(features) => read(&features),
                 None => CardReading {
                     attribute_probabilities: [[1.0 / 3.0; 3]; 4],
+                    card_probability: None,
                 },
             })
             .collect()
@@ -101,8 +102,10 @@ pub fn read(f: &CardFeatures) -> CardReading {
         let oval = (1.0 - diamond) * (1.0 - squiggle);
         normalise([diamond * (1.0 - squiggle), oval, squiggle])
     };
+    // Measurements of symbols cannot tell a card from other paper.
     CardReading {
         attribute_probabilities: [number, colour, shading, shape],
+        card_probability: None,
     }
 }
 

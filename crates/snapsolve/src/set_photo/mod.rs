@@ -2,10 +2,12 @@
 //! [`CardClassifier`], then solved by `snapsolve_set`.
 
 pub mod classify;
+pub mod detector;
 pub mod distort;
 pub mod eval;
 pub mod example;
 pub mod features;
+pub mod stress;
 pub mod table;
 
 use std::path::Path;

@@ -8,7 +8,7 @@
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use image::RgbImage;
-use snapsolve_nn::set_cards::{CLASSES, Config, HEADS, SetCardNet};
+use snapsolve_nn::set_cards::{CARD_LOGIT, CLASSES, Config, HEADS, SetCardNet};
 
 use super::classify::{CardClassifier, CardReading};
 
@@ -74,8 +74,9 @@ impl NetworkClassifier {
         }
     }
 
-    /// Per-attribute probabilities for crops already shrunk by [`network_pixels`];
-    /// each is white-balanced on its paper first ([`paper_white_balance`]).
+    /// Per-attribute probabilities and the probability of being a card at all,
+    /// for crops already shrunk by [`network_pixels`]; each is white-balanced
+    /// on its paper first ([`paper_white_balance`]).
     pub fn read_pixels(&self, pixels: &[&[u8]]) -> candle_core::Result<Vec<CardReading>> {
         let mut readings = Vec::with_capacity(pixels.len());
         for chunk in pixels.chunks(BATCH) {
@@ -90,11 +91,16 @@ impl NetworkClassifier {
             let refs: Vec<&[u8]> = balanced.iter().map(Vec::as_slice).collect();
             let input = input_tensor(&refs, &self.config)?;
             let logits = self.net.forward(&input)?;
-            let probs = snapsolve_nn::train_stream::multi_head_softmax(&logits, HEADS, CLASSES)?;
-            for row in probs.to_vec3::<f32>()? {
+            let attributes = logits.narrow(1, 0, CARD_LOGIT)?;
+            let probs =
+                snapsolve_nn::train_stream::multi_head_softmax(&attributes, HEADS, CLASSES)?;
+            let card = candle_nn::ops::sigmoid(&logits.narrow(1, CARD_LOGIT, 1)?)?;
+            let card = card.flatten_all()?.to_vec1::<f32>()?;
+            for (row, card) in probs.to_vec3::<f32>()?.into_iter().zip(card) {
                 let p = |a: usize| [row[a][0], row[a][1], row[a][2]];
                 readings.push(CardReading {
                     attribute_probabilities: [p(0), p(1), p(2), p(3)],
+                    card_probability: Some(card),
                 });
             }
         }
@@ -118,7 +124,8 @@ impl CardClassifier for NetworkClassifier {
         self.read_pixels(&refs).unwrap_or_else(|_| {
             vec![
                 CardReading {
-                    attribute_probabilities: [[1.0 / 3.0; 3]; 4]
+                    attribute_probabilities: [[1.0 / 3.0; 3]; 4],
+                    card_probability: None,
                 };
                 crops.len()
             ]
@@ -181,30 +188,38 @@ pub fn paper_white_balance(pixels: &mut [u8]) {
 /// standardised by its own mean and spread over all channels: exposure and
 /// contrast go away, the balance between channels (the ink colour) stays.
 pub fn input_tensor(pixels: &[&[u8]], config: &Config) -> candle_core::Result<Tensor> {
-    let plane = config.input_width * config.input_height;
-    let mut data = Vec::with_capacity(pixels.len() * 3 * plane);
+    let (w, h) = (config.input_width, config.input_height);
+    let mut data = Vec::with_capacity(pixels.len() * 3 * w * h);
     for px in pixels {
-        if px.len() != 3 * plane {
-            candle_core::bail!("crop has {} bytes, expected {}", px.len(), 3 * plane);
+        if px.len() != 3 * w * h {
+            candle_core::bail!("crop has {} bytes, expected {}", px.len(), 3 * w * h);
         }
-        let n = px.len() as f32;
-        let mean = px.iter().map(|&v| v as f32).sum::<f32>() / n;
-        let var = px.iter().map(|&v| (v as f32 - mean).powi(2)).sum::<f32>() / n;
-        let scale = 1.0 / (var.sqrt() + 8.0);
-        for c in 0..3 {
-            data.extend(
-                px[c..]
-                    .iter()
-                    .step_by(3)
-                    .map(|&v| (v as f32 - mean) * scale),
-            );
-        }
+        data.extend(standardise(px, w, h));
     }
-    Tensor::from_vec(
-        data,
-        (pixels.len(), 3, config.input_height, config.input_width),
-        &Device::Cpu,
-    )
+    Tensor::from_vec(data, (pixels.len(), 3, h, w), &Device::Cpu)
+}
+
+/// Interleaved RGB bytes to three planes, standardised by the picture's own
+/// mean and spread (exposure and contrast go away, colour balance stays).
+pub fn standardise(pixels: &[u8], width: usize, height: usize) -> Vec<f32> {
+    let n = (width * height * 3).max(1) as f32;
+    let mean = pixels.iter().map(|&v| f32::from(v)).sum::<f32>() / n;
+    let var = pixels
+        .iter()
+        .map(|&v| (f32::from(v) - mean).powi(2))
+        .sum::<f32>()
+        / n;
+    let scale = 1.0 / (var.sqrt() + 8.0);
+    let mut planes = Vec::with_capacity(pixels.len());
+    for c in 0..3 {
+        planes.extend(
+            pixels[c..]
+                .iter()
+                .step_by(3)
+                .map(|&v| (f32::from(v) - mean) * scale),
+        );
+    }
+    planes
 }
 
 #[cfg(test)]
@@ -228,6 +243,14 @@ mod tests {
             f32::from(balanced_ink[2]) / f32::from(balanced_ink[0]) > 90.0 / 120.0,
             "ink {balanced_ink:?}"
         );
+    }
+
+    #[test]
+    fn standardised_planes_have_zero_mean() {
+        let pixels: Vec<u8> = (0..48).map(|i| (i * 5) as u8).collect();
+        let planes = standardise(&pixels, 4, 4);
+        assert_eq!(planes.len(), 48);
+        assert!(planes.iter().sum::<f32>().abs() < 1e-3);
     }
 
     #[test]

@@ -20,6 +20,10 @@ use super::classify::{CardClassifier, CardReading};
 /// Readings below this confidence are reported as unsure.
 pub const LOW_CONFIDENCE: f32 = 0.5;
 
+/// Candidates whose card probability is below this are not cards (paper,
+/// a playing card, half a card) and are left out of the reading.
+pub const CARD_THRESHOLD: f32 = 0.5;
+
 /// One card found on the table.
 #[derive(Clone, Debug)]
 pub struct TableCard {
@@ -60,6 +64,9 @@ pub struct TableReading {
     pub partial: Vec<PartialCard>,
     /// What the reader should know about the photo (a file that ends early).
     pub warnings: Vec<String>,
+    /// Candidates the finder proposed that the classifier took for something
+    /// other than a SET card (below [`CARD_THRESHOLD`]), left out.
+    pub not_cards: usize,
 }
 
 /// A card cut off by the edge of the photo, where it was seen.
@@ -133,7 +140,14 @@ pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReadin
     let (whole, partial) = split_cut_off(CardFinder::default().find(&photo.image), width, height);
     let (quads, crops) = card_crops(&photo.image, whole);
     let readings = classifier.classify(&crops);
+    let candidates = quads.len();
+    let (quads, readings): (Vec<Quad>, Vec<CardReading>) = quads
+        .into_iter()
+        .zip(readings)
+        .filter(|(_, r)| r.is_card(CARD_THRESHOLD))
+        .unzip();
     let mut reading = assemble_reading(photo, quads, readings);
+    reading.not_cards = candidates - reading.cards.len();
     reading.partial = partial
         .into_iter()
         .map(|upright| PartialCard {
@@ -199,6 +213,7 @@ pub fn assemble_reading(
         unsure,
         partial: Vec::new(),
         warnings: photo.warnings.clone(),
+        not_cards: 0,
     }
 }
 

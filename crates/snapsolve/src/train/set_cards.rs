@@ -1,5 +1,6 @@
 //! `snapsolve train set-cards`: the SET card network from rendered cards of
-//! both editions plus real crops, split by source photo.
+//! both editions plus real crops, split by source photo, and crops that are
+//! not a card (`card_negatives`) for its card/not-a-card logit.
 //!
 //! Split (never trained on what is evaluated): every crop of `set/crops.csv`
 //! whose source photo is a game table or a photo listed in `set/photos.jsonl`
@@ -16,15 +17,22 @@ use candle_nn::VarMap;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use snapsolve_nn::seeded::seeded_var_builder;
-use snapsolve_nn::set_cards::{CLASSES, Config, HEADS, SetCardNet};
-use snapsolve_nn::train_stream::{StepReport, TrainConfig, multi_head_cross_entropy, train_loop};
+use snapsolve_nn::set_cards::{CARD_LOGIT, CLASSES, Config, HEADS, SetCardNet};
+use snapsolve_nn::train_stream::{
+    StepReport, TrainConfig, binary_cross_entropy_with_logits, masked_multi_head_cross_entropy,
+    train_loop,
+};
 use snapsolve_set::Card;
 use snapsolve_synth::{Edition, render_crop};
 use snapsolve_vision::Limits;
 use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH};
 
+use super::card_augment::augment;
+use super::card_negatives::{card_free_crops, render_lookalikes};
 use crate::set_photo::network::{NetworkClassifier, input_tensor, network_pixels};
 use crate::set_photo::read_card_image;
+use crate::set_photo::table::CARD_THRESHOLD;
+use crate::sudoku_photo::labels::Split;
 
 /// What to train and where to put it.
 #[derive(Clone, Debug)]
@@ -39,6 +47,8 @@ pub struct SetCardsTraining {
     pub batch_size: usize,
     /// Rendered crops in the synthetic pool (half per edition).
     pub synthetic: usize,
+    /// Rendered crops that are not a card (`snapsolve_synth::lookalike`).
+    pub lookalikes: usize,
     /// Seed of every random choice.
     pub seed: u64,
 }
@@ -49,9 +59,10 @@ impl SetCardsTraining {
         SetCardsTraining {
             data_dir,
             out,
-            steps: 4000,
+            steps: 5000,
             batch_size: 32,
             synthetic: 8000,
+            lookalikes: 4000,
             seed: 2026,
         }
     }
@@ -64,6 +75,10 @@ pub enum TrainProgress {
     Loading(usize, usize),
     /// Synthetic crops rendered so far, of the total.
     Rendering(usize, usize),
+    /// Card-free photos cut into crops so far, of the total.
+    CardFree(usize, usize),
+    /// Rendered crops that are not a card so far, of the total.
+    Lookalikes(usize, usize),
     /// One optimiser step done, of the total.
     Step(StepReport, usize),
 }
@@ -77,6 +92,8 @@ pub struct Score {
     pub all_right: usize,
     /// Crops with each attribute right (number, color, shading, shape).
     pub attribute_right: [usize; 4],
+    /// Crops the card logit takes for a card (at [`CARD_THRESHOLD`]).
+    pub taken_for_cards: usize,
 }
 
 impl Score {
@@ -110,6 +127,12 @@ pub struct TrainingReport {
     pub validation: Vec<(String, Score)>,
     /// Accuracy on the real training crops, per edition (a fit check, not a result).
     pub train: Vec<(String, Score)>,
+    /// Crops of the validation card-free photos: how many, and how many the
+    /// card logit takes for a card (each one would be a false card).
+    pub card_free_validation: (usize, usize),
+    /// Card-free crops trained on: real (finder and random quads on the
+    /// training card-free photos) and rendered lookalikes.
+    pub negatives: (usize, usize),
     /// Mean loss over the last 100 steps.
     pub final_loss: f32,
     /// Weights written.
@@ -188,7 +211,19 @@ pub fn train_set_cards(
     let split = split_counts(&real);
     let mut rng = StdRng::seed_from_u64(spec.seed);
     let synthetic = render_pool(spec.synthetic, &config, &mut rng, progress);
-    let pools = Pools::new(&trained, &synthetic);
+    let mut free = |d, t| progress(TrainProgress::CardFree(d, t));
+    let real_negatives =
+        card_free_crops(&spec.data_dir, Split::Train, &config, spec.seed, &mut free)?;
+    let free_validation = card_free_crops(
+        &spec.data_dir,
+        Split::Validation,
+        &config,
+        spec.seed,
+        &mut free,
+    )?;
+    let mut look = |d, t| progress(TrainProgress::Lookalikes(d, t));
+    let lookalikes = render_lookalikes(spec.lookalikes, &config, &mut rng, &mut look);
+    let pools = Pools::new(&trained, &synthetic, &real_negatives, &lookalikes);
 
     let device = Device::Cpu;
     // Initial weights from the seed too (candle's own generator is not
@@ -208,14 +243,22 @@ pub fn train_set_cards(
         &varmap,
         &train_config,
         |_| pools.batch(spec.batch_size, &config, &mut rng),
-        |(x, y)| multi_head_cross_entropy(&net.forward_t(x, true)?, y, HEADS, CLASSES),
+        |batch| batch.loss(&net),
         |report| progress(TrainProgress::Step(*report, spec.steps)),
     )?;
     varmap.save(&spec.out)?;
 
     let classifier = NetworkClassifier::from_net(net, &config);
     let tail = &losses[losses.len().saturating_sub(100)..];
+    let refs: Vec<&[u8]> = free_validation.iter().map(Vec::as_slice).collect();
+    let taken = classifier
+        .read_pixels(&refs)?
+        .iter()
+        .filter(|r| r.is_card(CARD_THRESHOLD))
+        .count();
     Ok(TrainingReport {
+        card_free_validation: (free_validation.len(), taken),
+        negatives: (real_negatives.len(), lookalikes.len()),
         split,
         held_out: score_by_edition(&classifier, &held)?,
         validation: score_by_edition(&classifier, &validation)?,
@@ -374,16 +417,55 @@ fn render_pool(
         .collect()
 }
 
-/// Where each batch draws from: half rendered, the rest real, the scarce
-/// alternate-edition real crops drawn more often than their share.
+/// Share of each batch that is not a card.
+const NEGATIVE_SHARE: f64 = 0.3;
+
+/// Where each batch draws from: [`NEGATIVE_SHARE`] crops that are not a card
+/// (real and rendered, half each), the rest half rendered cards and half real
+/// ones, the scarce alternate-edition real crops drawn more often than their share.
 struct Pools<'a> {
     synthetic: &'a [Sample],
     real_std: Vec<&'a Sample>,
     real_alt: Vec<&'a Sample>,
+    real_negatives: &'a [Vec<u8>],
+    lookalikes: &'a [Vec<u8>],
+}
+
+/// One batch: inputs, attribute targets, which rows are cards (attribute
+/// rows of other crops count for nothing) as weights and as card targets.
+struct Batch {
+    x: Tensor,
+    attributes: Tensor,
+    is_card: Tensor,
+}
+
+impl Batch {
+    /// Attribute cross-entropy over the cards plus the card logit's binary
+    /// cross-entropy over every crop.
+    fn loss(&self, net: &SetCardNet) -> candle_core::Result<Tensor> {
+        let logits = net.forward_t(&self.x, true)?;
+        let attributes = masked_multi_head_cross_entropy(
+            &logits.narrow(1, 0, CARD_LOGIT)?,
+            &self.attributes,
+            &self.is_card,
+            HEADS,
+            CLASSES,
+        )?;
+        let card = binary_cross_entropy_with_logits(
+            &logits.narrow(1, CARD_LOGIT, 1)?.flatten_all()?,
+            &self.is_card,
+        )?;
+        attributes + card
+    }
 }
 
 impl<'a> Pools<'a> {
-    fn new(trained: &[&'a RealCrop], synthetic: &'a [Sample]) -> Pools<'a> {
+    fn new(
+        trained: &[&'a RealCrop],
+        synthetic: &'a [Sample],
+        real_negatives: &'a [Vec<u8>],
+        lookalikes: &'a [Vec<u8>],
+    ) -> Pools<'a> {
         let pick = |e: Edition| {
             trained
                 .iter()
@@ -395,74 +477,66 @@ impl<'a> Pools<'a> {
             synthetic,
             real_std: pick(Edition::Standard),
             real_alt: pick(Edition::AltRectDotted),
+            real_negatives,
+            lookalikes,
         }
     }
 
-    fn draw(&self, rng: &mut StdRng) -> &'a Sample {
+    /// A card crop, or `None` for a crop that is not a card (see [`Pools::negative`]).
+    fn draw(&self, rng: &mut StdRng) -> Option<&'a Sample> {
+        if rng.random_bool(NEGATIVE_SHARE) {
+            return None;
+        }
         let roll: f32 = rng.random();
         let pool: &[&Sample] = if roll < 0.3 && !self.real_std.is_empty() {
             &self.real_std
         } else if roll < 0.45 && !self.real_alt.is_empty() {
             &self.real_alt
         } else {
-            return &self.synthetic[rng.random_range(0..self.synthetic.len().max(1))];
+            return Some(&self.synthetic[rng.random_range(0..self.synthetic.len().max(1))]);
         };
-        pool[rng.random_range(0..pool.len())]
+        Some(pool[rng.random_range(0..pool.len())])
     }
 
-    /// A batch of inputs and `(batch, 4)` targets, each crop randomly turned
-    /// by 180° and given a random colour cast.
-    fn batch(
-        &self,
-        size: usize,
-        config: &Config,
-        rng: &mut StdRng,
-    ) -> candle_core::Result<(Tensor, Tensor)> {
+    /// A crop that is not a card: real or rendered, whichever pool has any.
+    fn negative(&self, rng: &mut StdRng) -> Option<&'a [u8]> {
+        let real_first = rng.random_bool(0.5);
+        let (first, second) = if real_first {
+            (self.real_negatives, self.lookalikes)
+        } else {
+            (self.lookalikes, self.real_negatives)
+        };
+        let pool = if first.is_empty() { second } else { first };
+        (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())].as_slice())
+    }
+
+    /// A batch, each crop augmented ([`augment`]).
+    fn batch(&self, size: usize, config: &Config, rng: &mut StdRng) -> candle_core::Result<Batch> {
         if self.synthetic.is_empty() {
             candle_core::bail!("no synthetic crops to train on");
         }
         let mut pixels = Vec::with_capacity(size);
-        let mut targets = Vec::with_capacity(size * HEADS);
-        for _ in 0..size {
-            let sample = self.draw(rng);
-            pixels.push(augment(&sample.pixels, config.input_width, rng));
-            targets.extend(sample.card.values().map(u32::from));
+        let mut attributes = Vec::with_capacity(size * HEADS);
+        let mut is_card = Vec::with_capacity(size);
+        while pixels.len() < size {
+            let (crop, values, card) = match self.draw(rng) {
+                Some(sample) => (sample.pixels.as_slice(), sample.card.values(), 1.0f32),
+                None => match self.negative(rng) {
+                    Some(crop) => (crop, [0; 4], 0.0),
+                    None => continue,
+                },
+            };
+            pixels.push(augment(crop, config.input_width, rng));
+            attributes.extend(values.map(u32::from));
+            is_card.push(card);
         }
         let refs: Vec<&[u8]> = pixels.iter().map(Vec::as_slice).collect();
-        let x = input_tensor(&refs, config)?;
-        let y = Tensor::from_vec(targets, (size, HEADS), &Device::Cpu)?;
-        Ok((x, y))
-    }
-}
-
-/// A half turn half of the time (cards come out upside down), a mirror image
-/// half of the time (the tomwhite crops are mirrored pictures: their squiggles
-/// have the other handedness than on the table, and no attribute depends on
-/// it), per-channel gains.
-fn augment(pixels: &[u8], width: usize, rng: &mut StdRng) -> Vec<u8> {
-    let gains: [f32; 3] = std::array::from_fn(|_| rng.random_range(0.85..1.15));
-    let mut out: Vec<u8> = pixels
-        .chunks_exact(3)
-        .flat_map(|p| {
-            std::array::from_fn::<u8, 3, _>(|k| (p[k] as f32 * gains[k]).clamp(0.0, 255.0) as u8)
+        Ok(Batch {
+            x: input_tensor(&refs, config)?,
+            attributes: Tensor::from_vec(attributes, (size, HEADS), &Device::Cpu)?,
+            is_card: Tensor::from_vec(is_card, size, &Device::Cpu)?,
         })
-        .collect();
-    if rng.random_bool(0.5) {
-        // Reversing the pixel order turns the image by 180°.
-        let mut turned: Vec<u8> = out.chunks_exact(3).rev().flatten().copied().collect();
-        std::mem::swap(&mut out, &mut turned);
     }
-    if rng.random_bool(0.5) {
-        for row in out.chunks_exact_mut(3 * width) {
-            let pixels = row.len() / 3;
-            for x in 0..pixels / 2 {
-                for k in 0..3 {
-                    row.swap(3 * x + k, 3 * (pixels - 1 - x) + k);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Accuracy of `classifier` on `crops`, per deck edition.
@@ -494,6 +568,7 @@ pub fn score_by_edition(
                 score.attribute_right[a] += usize::from(got[a] == want[a]);
             }
             score.all_right += usize::from(got == want);
+            score.taken_for_cards += usize::from(reading.is_card(CARD_THRESHOLD));
         }
         scores.push((edition.label().to_string(), score));
     }

@@ -18,6 +18,9 @@ pub enum EvalCommand {
     SetPhotos(super::eval_set::EvalArgs),
     /// SET crops: name every crop of a crops.csv and compare with its label.
     SetCards(super::eval_set::EvalArgs),
+    /// SET tables rendered under hard conditions (white on white, clutter,
+    /// a steep angle, dim warm light…): cards found and right, false cards.
+    SetStress(super::eval_stress::StressArgs),
     /// Sudoku photos: grids found, cell accuracy, grids exactly right and
     /// milliseconds per photo, per kind. Photos the model was trained on are skipped.
     SudokuPhotos {
@@ -49,6 +52,7 @@ pub fn run(command: EvalCommand) -> CliResult {
     let (labels, root, weights, validation, train, verbose, json) = match command {
         EvalCommand::SetPhotos(args) => return super::eval_set::run(&args, true),
         EvalCommand::SetCards(args) => return super::eval_set::run(&args, false),
+        EvalCommand::SetStress(args) => return super::eval_stress::run(&args),
         EvalCommand::SudokuPhotos {
             labels,
             root,

@@ -9,6 +9,7 @@ use snapsolve::set_photo::eval::{
     EditionScore, PhotoScores, Scores, evaluate_crops, evaluate_photos, parse_crop_labels,
     parse_photo_labels,
 };
+use snapsolve::train::card_negatives::card_network_trained_on;
 use snapsolve_set::Attribute;
 
 use super::set_photo::classifier;
@@ -60,6 +61,15 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
             labels.extend(parse_photo_labels(text).map_err(CliError::usage)?);
         }
         labels.retain(|l| keep(&l.image));
+        let listed = labels.len();
+        // Card-free photos the card network learnt "not a card" from say nothing.
+        labels.retain(|l| !card_network_trained_on(&l.image));
+        if labels.len() < listed {
+            eprintln!(
+                "skipped {} card-free photos the card network trained on (the sudoku photos outside the held-out split)",
+                listed - labels.len()
+            );
+        }
         evaluate_photos(&labels, &args.root, classifier.as_ref(), args.distort)
     } else {
         if args.distort.is_some() {

@@ -2,6 +2,7 @@
 
 mod eval;
 mod eval_set;
+mod eval_stress;
 mod serve;
 mod set;
 mod set_photo;
@@ -10,6 +11,7 @@ mod sudoku;
 mod sudoku_photo;
 mod train;
 mod train_set_cards;
+mod train_set_detector;
 
 use clap::Subcommand;
 

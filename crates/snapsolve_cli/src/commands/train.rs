@@ -36,12 +36,16 @@ pub enum TrainCommand {
     /// The SET card network, from rendered cards of both editions plus real
     /// crops split by source photo. Uses one core.
     SetCards(super::train_set_cards::SetCardsArgs),
+    /// The SET card detector (where cards lie, even white on white or edge
+    /// to edge), from rendered tables only. Uses one core.
+    SetDetector(super::train_set_detector::SetDetectorArgs),
 }
 
 /// Runs a training command.
 pub fn run(command: TrainCommand) -> CliResult {
     match command {
         TrainCommand::SetCards(args) => super::train_set_cards::run(args),
+        TrainCommand::SetDetector(args) => super::train_set_detector::run(args),
         TrainCommand::Digits {
             data,
             out,

@@ -28,6 +28,9 @@ pub struct SetCardsArgs {
     /// Rendered crops in the synthetic pool.
     #[arg(long)]
     synthetic: Option<usize>,
+    /// Rendered crops that are not a card (paper, playing cards, half cards…).
+    #[arg(long)]
+    lookalikes: Option<usize>,
     /// Random seed.
     #[arg(long)]
     seed: Option<u64>,
@@ -47,6 +50,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
     let mut spec = SetCardsTraining::reference(data, args.out);
     spec.steps = args.steps.unwrap_or(spec.steps);
     spec.synthetic = args.synthetic.unwrap_or(spec.synthetic).max(1);
+    spec.lookalikes = args.lookalikes.unwrap_or(spec.lookalikes);
     spec.seed = args.seed.unwrap_or(spec.seed);
     let bar = ProgressBar::new(0);
     let logs_to_terminal = std::io::stderr().is_terminal();
@@ -55,6 +59,8 @@ pub fn run(args: SetCardsArgs) -> CliResult {
         let (name, done, total, message) = match p {
             TrainProgress::Loading(d, t) => ("reading crops", d, t, String::new()),
             TrainProgress::Rendering(d, t) => ("rendering cards", d, t, String::new()),
+            TrainProgress::CardFree(d, t) => ("card-free photos", d, t, String::new()),
+            TrainProgress::Lookalikes(d, t) => ("rendering others", d, t, String::new()),
             TrainProgress::Step(r, t) => ("training", r.step + 1, t, format!("loss {:.3}", r.loss)),
         };
         if name != stage {
@@ -95,6 +101,7 @@ fn report_json(report: &TrainingReport) -> serde_json::Value {
         s.iter()
             .map(|(edition, s)| {
                 json!({"deck": edition, "crops": s.crops, "all_right": s.all_right, "accuracy": s.accuracy(),
+                       "taken_for_cards": s.taken_for_cards,
                        "attribute_right": {"number": s.attribute_right[0], "color": s.attribute_right[1],
                                            "shading": s.attribute_right[2], "shape": s.attribute_right[3]}})
             })
@@ -110,6 +117,9 @@ fn report_json(report: &TrainingReport) -> serde_json::Value {
         "validation": scores(&report.validation),
         "held_out": scores(&report.held_out),
         "train": scores(&report.train),
+        "negatives": {"real": report.negatives.0, "rendered": report.negatives.1},
+        "card_free_validation": {"crops": report.card_free_validation.0,
+                                 "taken_for_cards": report.card_free_validation.1},
     })
 }
 
@@ -141,14 +151,20 @@ fn print_report(report: &TrainingReport) {
         for (deck, s) in scores.iter() {
             let pct = |n: usize| 100.0 * n as f64 / s.crops.max(1) as f64;
             println!(
-                "  {deck:<16} {:>5} crops: all four right {:6.2}%  number {:6.2}%  color {:6.2}%  shading {:6.2}%  shape {:6.2}%",
+                "  {deck:<16} {:>5} crops: all four right {:6.2}%  number {:6.2}%  color {:6.2}%  shading {:6.2}%  shape {:6.2}%  taken for cards {:6.2}%",
                 s.crops,
                 100.0 * s.accuracy(),
                 pct(s.attribute_right[0]),
                 pct(s.attribute_right[1]),
                 pct(s.attribute_right[2]),
-                pct(s.attribute_right[3])
+                pct(s.attribute_right[3]),
+                pct(s.taken_for_cards)
             );
         }
     }
+    let (crops, taken) = report.card_free_validation;
+    println!(
+        "not a card: trained on {} real card-free crops and {} rendered ones; validation card-free crops taken for cards: {taken} of {crops}",
+        report.negatives.0, report.negatives.1
+    );
 }

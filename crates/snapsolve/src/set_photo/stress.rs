@@ -1,0 +1,237 @@
+//! The rendered stress suite: tables under named hard conditions (white cards
+//! on a white desk, light wood, clutter and no card, one card close up, 21
+//! cards touching, a steep angle, a dim warm room, cards among lookalikes),
+//! rendered by `snapsolve_synth` from fixed seeds so that their cards and
+//! corners are known, read by the photo path, and scored card by card.
+//!
+//! `snapsolve eval set-stress` prints the table; `tests/set_stress.rs` holds
+//! a floor per condition. Nothing here was used to train the card network
+//! (training renders single crops, not tables, from other seeds).
+
+use image::RgbImage;
+use snapsolve_synth::{Edition, Lighting, Surface, Table, TableSpec, render_table};
+use snapsolve_vision::Photo;
+
+use super::classify::CardClassifier;
+use super::example::seeded_cards;
+use super::table::{TableReading, read_table};
+
+/// One named hard condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// White cards on a white desk: only their soft shadows mark their edges.
+    WhiteOnWhite,
+    /// Twelve cards on pale wood.
+    LightWood,
+    /// No card at all: paper, playing cards, a phone, notes and clutter.
+    ClutterNoCards,
+    /// Twelve cards with lookalikes lying among them.
+    CardsAmongLookalikes,
+    /// One card filling much of the frame.
+    SingleCloseUp,
+    /// Twenty-one cards laid edge to edge.
+    TwentyOneTouching,
+    /// Twelve cards seen 55 degrees from straight down.
+    SteepAngle,
+    /// Twelve cards in a dim room under a warm bulb.
+    DimWarm,
+}
+
+impl Condition {
+    /// Every condition, in report order.
+    pub const ALL: [Condition; 8] = [
+        Condition::WhiteOnWhite,
+        Condition::LightWood,
+        Condition::ClutterNoCards,
+        Condition::CardsAmongLookalikes,
+        Condition::SingleCloseUp,
+        Condition::TwentyOneTouching,
+        Condition::SteepAngle,
+        Condition::DimWarm,
+    ];
+
+    /// Short name for reports and `--only`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::WhiteOnWhite => "white-on-white",
+            Condition::LightWood => "light-wood",
+            Condition::ClutterNoCards => "clutter-no-cards",
+            Condition::CardsAmongLookalikes => "cards-among-lookalikes",
+            Condition::SingleCloseUp => "single-close-up",
+            Condition::TwentyOneTouching => "21-touching",
+            Condition::SteepAngle => "steep-angle",
+            Condition::DimWarm => "dim-warm",
+        }
+    }
+
+    /// The condition called `name`.
+    pub fn by_name(name: &str) -> Option<Condition> {
+        Condition::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The table `index` of this condition (both editions in turn).
+    pub fn spec(self, index: usize) -> TableSpec {
+        let seed = 7_000 + 100 * self as u64 + index as u64;
+        let edition = Edition::ALL[index % 2];
+        let cards = |n| seeded_cards(n, seed);
+        let mut spec = TableSpec::new(cards(12), edition, seed);
+        spec.card_shadows = true;
+        match self {
+            Condition::WhiteOnWhite => {
+                spec.surface = Surface::White;
+                spec.clutter = 0;
+            }
+            Condition::LightWood => spec.surface = Surface::LightWood,
+            Condition::ClutterNoCards => {
+                spec.cards = Vec::new();
+                spec.clutter = 3;
+                spec.distractors = 6;
+            }
+            Condition::CardsAmongLookalikes => spec.distractors = 4,
+            Condition::SingleCloseUp => {
+                spec.cards = cards(1);
+                (spec.width, spec.height) = (960, 720);
+            }
+            Condition::TwentyOneTouching => {
+                spec.cards = cards(21);
+                (spec.width, spec.height, spec.columns) = (2000, 1500, 7);
+                spec.gap = 0.0;
+                spec.max_card_turn = 0.0;
+            }
+            Condition::SteepAngle => spec.view_tilt = 55f32.to_radians(),
+            Condition::DimWarm => spec.lighting = Lighting::DimWarm,
+        }
+        spec
+    }
+}
+
+/// How the photo path did on some tables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StressScore {
+    /// Tables read.
+    pub tables: usize,
+    /// True cards on them.
+    pub cards: usize,
+    /// True cards found where they lie.
+    pub found: usize,
+    /// Of those, named right.
+    pub right: usize,
+    /// Cards read where no true card lies.
+    pub false_cards: usize,
+    /// Tables with every card right and no false card.
+    pub tables_right: usize,
+}
+
+impl StressScore {
+    /// Share of true cards found and named right (1 when there are none).
+    pub fn card_accuracy(&self) -> f64 {
+        if self.cards == 0 {
+            return 1.0;
+        }
+        self.right as f64 / self.cards as f64
+    }
+
+    fn add(&mut self, other: &StressScore) {
+        self.tables += other.tables;
+        self.cards += other.cards;
+        self.found += other.found;
+        self.right += other.right;
+        self.false_cards += other.false_cards;
+        self.tables_right += other.tables_right;
+    }
+}
+
+/// Renders and reads `tables` tables of `condition`; `look(index, picture,
+/// reading)` sees each picture and reading (to draw them).
+pub fn run_condition(
+    condition: Condition,
+    tables: usize,
+    classifier: &dyn CardClassifier,
+    look: &mut dyn FnMut(usize, &RgbImage, &TableReading),
+) -> StressScore {
+    let mut total = StressScore::default();
+    for index in 0..tables {
+        let table = render_table(&condition.spec(index));
+        let photo = Photo::from_upright(table.image.clone());
+        let reading = read_table(&photo, classifier);
+        look(index, &photo.image, &reading);
+        total.add(&score_table(&reading, &table, 0.08));
+    }
+    total
+}
+
+/// Scores a reading against the rendered truth: a true card is found when a
+/// read card has every corner within `tolerance` card widths of its own
+/// (each read card matches at most one true card).
+pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> StressScore {
+    let mut used = vec![false; reading.cards.len()];
+    let (mut found, mut right) = (0, 0);
+    for placed in &table.cards {
+        let tolerance = tolerance * card_width(&placed.corners);
+        let hit = reading.cards.iter().enumerate().find(|(i, c)| {
+            !used[*i] && corner_error(&c.stored.corners, &placed.corners) < tolerance
+        });
+        if let Some((i, card)) = hit {
+            used[i] = true;
+            found += 1;
+            right += usize::from(card.card == placed.card);
+        }
+    }
+    let false_cards = used.iter().filter(|u| !**u).count();
+    StressScore {
+        tables: 1,
+        cards: table.cards.len(),
+        found,
+        right,
+        false_cards,
+        tables_right: usize::from(right == table.cards.len() && false_cards == 0),
+    }
+}
+
+/// Largest distance between matching corners, over the four ways a found
+/// quadrilateral can start (the finder orders corners from the picture's
+/// view, the renderer from the card's).
+pub fn corner_error(found: &[[f32; 2]; 4], truth: &[[f32; 2]; 4]) -> f32 {
+    (0..4)
+        .map(|shift| {
+            (0..4)
+                .map(|i| {
+                    let (a, b) = (found[(i + shift) % 4], truth[i]);
+                    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+                })
+                .fold(0.0f32, f32::max)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The shorter side of a card's outline.
+pub fn card_width(quad: &[[f32; 2]; 4]) -> f32 {
+    let d = |a: [f32; 2], b: [f32; 2]| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+    d(quad[0], quad[1]).min(d(quad[1], quad[2]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_conditions_differ() {
+        for c in Condition::ALL {
+            assert_eq!(Condition::by_name(c.name()), Some(c));
+        }
+        assert!(Condition::ClutterNoCards.spec(0).cards.is_empty());
+        assert_eq!(Condition::TwentyOneTouching.spec(1).cards.len(), 21);
+        assert_ne!(
+            Condition::WhiteOnWhite.spec(0).seed,
+            Condition::LightWood.spec(0).seed
+        );
+    }
+
+    #[test]
+    fn corner_error_ignores_where_the_outline_starts() {
+        let truth = [[0.0, 0.0], [10.0, 0.0], [10.0, 15.0], [0.0, 15.0]];
+        let turned = [truth[2], truth[3], truth[0], truth[1]];
+        assert_eq!(corner_error(&turned, &truth), 0.0);
+        assert_eq!(card_width(&truth), 10.0);
+    }
+}

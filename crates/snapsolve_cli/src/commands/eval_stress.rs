@@ -1,0 +1,106 @@
+//! `snapsolve eval set-stress`: the SET reader on rendered tables under named
+//! hard conditions, one line per condition.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::json;
+use snapsolve::set_photo::draw_answer;
+use snapsolve::set_photo::stress::{Condition, StressScore, run_condition};
+
+use super::set_photo::classifier;
+use crate::error::{CliError, CliResult};
+use crate::input::print_json;
+
+/// Options of `snapsolve eval set-stress`.
+#[derive(Debug, Args)]
+pub struct StressArgs {
+    /// Tables rendered per condition (both deck editions in turn).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..=500))]
+    tables: u16,
+    /// Only this condition (white-on-white, light-wood, clutter-no-cards,
+    /// cards-among-lookalikes, single-close-up, 21-touching, steep-angle, dim-warm).
+    #[arg(long, value_name = "NAME", value_parser = condition_name)]
+    only: Option<Condition>,
+    /// Which classifier names the cards.
+    #[arg(long, default_value = snapsolve::set_photo::DEFAULT_CLASSIFIER)]
+    classifier: String,
+    /// Write every table with the answer drawn on it into this folder, to look at.
+    #[arg(long, value_name = "DIR")]
+    pictures: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn condition_name(name: &str) -> Result<Condition, String> {
+    Condition::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Condition::ALL.iter().map(|c| c.name()).collect();
+        format!("no condition {name:?}; there are {}", names.join(", "))
+    })
+}
+
+/// Runs the stress suite.
+pub fn run(args: &StressArgs) -> CliResult {
+    let classifier = classifier(&args.classifier)?;
+    if let Some(dir) = &args.pictures {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::usage(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let conditions: Vec<Condition> = match args.only {
+        Some(c) => vec![c],
+        None => Condition::ALL.to_vec(),
+    };
+    let mut rows = Vec::new();
+    for condition in conditions {
+        let mut write_error = None;
+        let score = run_condition(
+            condition,
+            args.tables.into(),
+            classifier.as_ref(),
+            &mut |i, image, reading| {
+                let Some(dir) = &args.pictures else { return };
+                let mut picture = image.clone();
+                draw_answer(&mut picture, reading, 8);
+                let path = dir.join(format!("{}-{i}.jpg", condition.name()));
+                if let Err(e) = picture.save(&path) {
+                    write_error = Some(format!("cannot write {}: {e}", path.display()));
+                }
+            },
+        );
+        if let Some(e) = write_error {
+            return Err(CliError::failed(e));
+        }
+        if !args.json {
+            print_row(condition, &score);
+        }
+        rows.push((condition, score));
+    }
+    if args.json {
+        print_json(&json!(
+            rows.iter()
+                .map(|(c, s)| json!({
+                    "condition": c.name(), "tables": s.tables, "cards": s.cards, "found": s.found,
+                    "right": s.right, "false_cards": s.false_cards, "tables_right": s.tables_right,
+                    "card_accuracy": s.card_accuracy(),
+                }))
+                .collect::<Vec<_>>()
+        ));
+    }
+    Ok(())
+}
+
+fn print_row(condition: Condition, s: &StressScore) {
+    println!(
+        "{:<24} {:>3} tables {:>4} cards: found {:>4}, right {:>4} ({:6.2}%), false {:>3}, tables all right {}/{}",
+        condition.name(),
+        s.tables,
+        s.cards,
+        s.found,
+        s.right,
+        100.0 * s.card_accuracy(),
+        s.false_cards,
+        s.tables_right,
+        s.tables
+    );
+}
