@@ -147,6 +147,15 @@ fn find_cards(bencher: Bencher, name: &str) {
     bencher.bench(|| CardFinder::default().find(black_box(&photo.image)));
 }
 
+/// The learned detector on the decoded photo (shrinking to its input, the
+/// network, core map to outlines, edge refinement), loaded once outside.
+#[divan::bench(args = INPUTS)]
+fn detect_cards(bencher: Bencher, name: &str) {
+    let photo = decode_table_photo(input(name), Limits::default()).expect("decodes");
+    let detector = snapsolve::set_photo::detector::shipped().expect("the embedded detector loads");
+    bencher.bench(|| detector.detect(black_box(&photo.image)));
+}
+
 /// Warping every card to its 96x150 crop.
 #[divan::bench(args = INPUTS)]
 fn crops(bencher: Bencher, name: &str) {

@@ -7,6 +7,7 @@
 mod commands;
 mod error;
 mod input;
+mod progress;
 
 use std::process::ExitCode;
 

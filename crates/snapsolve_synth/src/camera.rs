@@ -216,15 +216,29 @@ pub fn fill_background(img: &mut RgbImage, rng: &mut StdRng) {
     let grain = rng.random_range(2.0..14.0f32);
     let angle = rng.random_range(0.0..std::f32::consts::PI);
     let (ca, sa) = (angle.cos(), angle.sin());
-    for (x, y, px) in img.enumerate_pixels_mut() {
-        let t = x as f32 * ca + y as f32 * sa;
-        let s = -(x as f32) * sa + y as f32 * ca;
+    let pattern = |x: f32, y: f32| {
+        let t = x * ca + y * sa;
+        let s = -x * sa + y * ca;
         let pattern = match kind {
             1 => (t * freq * 0.3 + (s * 0.01).sin() * 3.0 + phase).sin(),
             3 => ((t * freq).sin() * (s * freq).sin()).signum(),
             _ => (t * freq + phase).sin() * 0.3,
         };
-        let level = 1.0 + amp * pattern;
+        1.0 + amp * pattern
+    };
+    fill_textured(img, base, grain, pattern, rng);
+}
+
+/// Fills `img` with `base` times `pattern(x, y)` plus uniform grain in `±grain`.
+pub(crate) fn fill_textured(
+    img: &mut RgbImage,
+    base: [f32; 3],
+    grain: f32,
+    pattern: impl Fn(f32, f32) -> f32,
+    rng: &mut StdRng,
+) {
+    for (x, y, px) in img.enumerate_pixels_mut() {
+        let level = pattern(x as f32, y as f32);
         let n = rng.random_range(-grain..grain);
         *px = Rgb(base.map(|c| (c * level + n).clamp(0.0, 255.0) as u8));
     }

@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use snapsolve_set::Card;
 
-use crate::camera::{Camera, CastShadow, draw_clutter, fill_background};
+use crate::camera::{Camera, CastShadow, draw_clutter, fill_background, fill_textured};
 use crate::deck::{CardStyle, Edition};
 use crate::draw::{CARD_ASPECT, render_card};
 use crate::geometry::{Quad, composite_card, warp_quad};
@@ -303,21 +303,6 @@ fn fill_light_wood(img: &mut RgbImage, rng: &mut StdRng) {
         },
         rng,
     );
-}
-
-/// Fills `img` with `base` times `pattern(x, y)` plus uniform grain.
-fn fill_textured(
-    img: &mut RgbImage,
-    base: [f32; 3],
-    grain: f32,
-    pattern: impl Fn(f32, f32) -> f32,
-    rng: &mut StdRng,
-) {
-    for (x, y, px) in img.enumerate_pixels_mut() {
-        let level = pattern(x as f32, y as f32);
-        let n = rng.random_range(-grain..grain);
-        *px = image::Rgb(base.map(|c| (c * level + n).clamp(0.0, 255.0) as u8));
-    }
 }
 
 /// Lays `count` lookalikes about `size` wide at random places and turns.

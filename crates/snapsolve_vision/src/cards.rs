@@ -30,6 +30,7 @@ pub mod cores;
 mod double;
 mod edges;
 mod nested;
+pub mod refine;
 mod seams;
 
 use image::{GrayImage, Luma, RgbImage};
@@ -152,13 +153,7 @@ impl CardFinder {
             }
         }
         let mut kept: Vec<Quad> = kept.into_iter().map(|(quad, _)| quad).collect();
-        // Reading order: rows of cards top to bottom (rows a card's short side apart), then left to right.
-        let row_height = (typical.area / 1.56).sqrt().max(1.0);
-        kept.sort_by(|a, b| {
-            let (ca, cb) = (a.centre(), b.centre());
-            let (ra, rb) = ((ca[1] / row_height).floor(), (cb[1] / row_height).floor());
-            ra.total_cmp(&rb).then(ca[0].total_cmp(&cb[0]))
-        });
+        sort_in_reading_order(&mut kept, typical.area);
         kept
     }
 
@@ -387,6 +382,17 @@ fn median(mut values: Vec<f32>) -> Option<f32> {
 
 /// Threshold levels tried, as multiples of Otsu's level, in order of trust.
 const LEVEL_FACTORS: [f32; 4] = [1.0, 0.75, 1.25, 0.5];
+
+/// Reading order: rows of cards top to bottom (rows a card's short side
+/// apart, for cards of `card_area`), then left to right.
+pub fn sort_in_reading_order(quads: &mut [Quad], card_area: f32) {
+    let row_height = (card_area / 1.56).sqrt().max(1.0);
+    quads.sort_by(|a, b| {
+        let (ca, cb) = (a.centre(), b.centre());
+        let (ra, rb) = ((ca[1] / row_height).floor(), (cb[1] / row_height).floor());
+        ra.total_cmp(&rb).then(ca[0].total_cmp(&cb[0]))
+    });
+}
 
 /// Finds cards with the default settings (see [`CardFinder`]).
 pub fn find_cards(image: &RgbImage) -> Vec<Quad> {

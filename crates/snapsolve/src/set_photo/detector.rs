@@ -11,8 +11,12 @@ use candle_core::{DType, Device};
 use candle_nn::VarBuilder;
 use image::{GrayImage, RgbImage};
 use snapsolve_nn::set_detector::{CORE, DetectorInference, SIDE_MULTIPLE, SetDetector};
+use std::sync::LazyLock;
+
 use snapsolve_vision::Quad;
 use snapsolve_vision::cards::cores::quads_from_cores;
+use snapsolve_vision::cards::refine::refine_to_edges;
+use snapsolve_vision::shrink::{shrink_by, shrink_factor};
 
 use super::network::{NetworkError, standardise};
 
@@ -26,12 +30,28 @@ pub const DETECTOR_HEIGHT: usize = 192;
 /// A card's core is the card shrunk by this factor about its centre.
 pub const CORE_SHRINK: f32 = 0.5;
 /// Core probability (in 0..255) above which a pixel is core.
-const CORE_LEVEL: u8 = 127;
+pub const CORE_LEVEL: u8 = 127;
+/// Name, in the weights file, of the factor that grows a core blob's
+/// rectangle to the card (measured by the trainer on its validation tables).
+pub const CORE_GROW: &str = "decode.core_grow";
+/// Longer side of the grey copy outlines are refined on (the card finder's working size).
+const REFINE_SIDE: u32 = 1000;
+/// How far a side may move when refined, as a share of the card's shorter side.
+const REFINE_REACH: f32 = 0.12;
+
+/// The shipped detector, built once; `None` when its weights cannot be read.
+static SHIPPED: LazyLock<Option<CardDetector>> = LazyLock::new(|| CardDetector::embedded().ok());
+
+/// The shipped detector, if its embedded weights load.
+pub fn shipped() -> Option<&'static CardDetector> {
+    SHIPPED.as_ref()
+}
 
 /// The card detector, ready to read photos.
 #[derive(Debug)]
 pub struct CardDetector {
     net: DetectorInference,
+    core_grow: f32,
 }
 
 impl CardDetector {
@@ -48,32 +68,73 @@ impl CardDetector {
             ));
         }
         let vb = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
+        let core_grow = vb.get(1, CORE_GROW)?.to_vec1::<f32>()?[0];
         Ok(CardDetector {
             net: SetDetector::new(vb)?.to_inference()?,
+            core_grow,
         })
     }
 
-    /// Card outlines in `image`'s pixels.
+    /// Card outlines in `image`'s pixels, moved onto the cards' edges
+    /// ([`refine_to_edges`] on a copy of about a megapixel), portrait order.
     pub fn detect(&self, image: &RgbImage) -> Vec<Quad> {
+        let rough = self.rough_outlines(image);
+        let factor = shrink_factor(image.width(), image.height(), REFINE_SIDE);
+        let grey = image::imageops::grayscale(&shrink_by(image, factor));
+        let scale = factor as f32;
+        rough
+            .iter()
+            .map(|quad| {
+                let small = quad.map(|[x, y]| [x / scale, y / scale]);
+                let sides = small.side_lengths();
+                let reach = REFINE_REACH * sides.iter().copied().fold(f32::INFINITY, f32::min);
+                refine_to_edges(&grey, &small, reach.max(1.0))
+                    .map(|[x, y]| [x * scale, y * scale])
+                    .portrait()
+            })
+            .collect()
+    }
+
+    /// The paper (red) and core (green) probabilities as a picture at half
+    /// the detector's input size, to look at.
+    pub fn maps(&self, image: &RgbImage) -> RgbImage {
         let (w, h) = input_size(image.width(), image.height());
         let small = snapsolve_vision::resample::resize_triangle(image, w as u32, h as u32);
-        let probabilities = self
+        let p = self
             .net
             .probabilities(&standardise(small.as_raw(), w, h), h, w);
         let (mw, mh) = (w / 2, h / 2);
-        let core = &probabilities[CORE * mw * mh..][..mw * mh];
-        let map = GrayImage::from_fn(mw as u32, mh as u32, |x, y| {
-            image::Luma([(core[y as usize * mw + x as usize] * 255.0) as u8])
-        });
+        RgbImage::from_fn(mw as u32, mh as u32, |x, y| {
+            let i = y as usize * mw + x as usize;
+            image::Rgb([(p[i] * 255.0) as u8, (p[mw * mh + i] * 255.0) as u8, 0])
+        })
+    }
+
+    /// Card outlines straight from the core map: the cores' rectangles grown back.
+    pub fn rough_outlines(&self, image: &RgbImage) -> Vec<Quad> {
+        let (w, h) = input_size(image.width(), image.height());
+        let small = snapsolve_vision::resample::resize_triangle(image, w as u32, h as u32);
+        let map = core_map(&self.net, small.as_raw(), w, h);
         let (sx, sy) = (
-            image.width() as f32 / mw as f32,
-            image.height() as f32 / mh as f32,
+            image.width() as f32 / map.width() as f32,
+            image.height() as f32 / map.height() as f32,
         );
-        quads_from_cores(&map, CORE_LEVEL, CORE_SHRINK)
+        quads_from_cores(&map, CORE_LEVEL, self.core_grow)
             .into_iter()
             .map(|q| q.map(|[x, y]| [x * sx, y * sy]))
             .collect()
     }
+}
+
+/// The core probabilities (0..255) of a picture already at a detector input
+/// size (`pixels` interleaved RGB), at half that size.
+pub fn core_map(net: &DetectorInference, pixels: &[u8], width: usize, height: usize) -> GrayImage {
+    let probabilities = net.probabilities(&standardise(pixels, width, height), height, width);
+    let (mw, mh) = (width / 2, height / 2);
+    let core = &probabilities[CORE * mw * mh..][..mw * mh];
+    GrayImage::from_fn(mw as u32, mh as u32, |x, y| {
+        image::Luma([(core[y as usize * mw + x as usize] * 255.0) as u8])
+    })
 }
 
 /// The detector's input size for a `width` x `height` photo: the longer side

@@ -9,6 +9,7 @@ use std::path::Path;
 use image::{Rgb, RgbImage};
 use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
+use snapsolve_vision::cards::cores::join_detected;
 use snapsolve_vision::crop::card_crop;
 use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
 use snapsolve_vision::{
@@ -133,11 +134,18 @@ pub fn read_table_photo(path: &Path, limits: Limits) -> Result<Photo, DecodeErro
     decode_table_photo(&read_bytes(path, limits)?, limits)
 }
 
-/// Reads a table: finds the cards, names those wholly in the picture, and finds
-/// the SETs among them; cards cut off by the edge are reported apart.
+/// Reads a table: finds the cards (the threshold finder's outlines joined with
+/// the learned detector's), names those wholly in the picture that the card
+/// network takes for cards, and finds the SETs among them; cards cut off by
+/// the edge are reported apart.
 pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReading {
     let (width, height) = photo.image.dimensions();
-    let (whole, partial) = split_cut_off(CardFinder::default().find(&photo.image), width, height);
+    let found = CardFinder::default().find(&photo.image);
+    let candidates = match super::detector::shipped() {
+        Some(detector) => join_detected(found, detector.detect(&photo.image)),
+        None => found,
+    };
+    let (whole, partial) = split_cut_off(candidates, width, height);
     let (quads, crops) = card_crops(&photo.image, whole);
     let readings = classifier.classify(&crops);
     let candidates = quads.len();

@@ -1,10 +1,8 @@
 //! `snapsolve train set-cards`: reproduce the SET card network's weights from scratch.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use snapsolve::train::set_cards::{
     SetCardsTraining, TrainProgress, TrainingReport, train_set_cards,
@@ -12,6 +10,7 @@ use snapsolve::train::set_cards::{
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::progress::StageBar;
 
 /// Options of `snapsolve train set-cards`; the defaults reproduce the committed weights.
 #[derive(Debug, Args)]
@@ -52,42 +51,18 @@ pub fn run(args: SetCardsArgs) -> CliResult {
     spec.synthetic = args.synthetic.unwrap_or(spec.synthetic).max(1);
     spec.lookalikes = args.lookalikes.unwrap_or(spec.lookalikes);
     spec.seed = args.seed.unwrap_or(spec.seed);
-    let bar = ProgressBar::new(0);
-    let logs_to_terminal = std::io::stderr().is_terminal();
-    let mut stage = "";
-    let report = train_set_cards(&spec, &mut |p| {
-        let (name, done, total, message) = match p {
-            TrainProgress::Loading(d, t) => ("reading crops", d, t, String::new()),
-            TrainProgress::Rendering(d, t) => ("rendering cards", d, t, String::new()),
-            TrainProgress::CardFree(d, t) => ("card-free photos", d, t, String::new()),
-            TrainProgress::Lookalikes(d, t) => ("rendering others", d, t, String::new()),
-            TrainProgress::Step(r, t) => ("training", r.step + 1, t, format!("loss {:.3}", r.loss)),
-        };
-        if name != stage {
-            stage = name;
-            bar.reset();
-            bar.set_length(total as u64);
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{name:>16} [{{bar:30}}] {{pos}}/{{len}} {{msg}} ({{elapsed}}, eta {{eta}})"
-                ))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-        }
-        if done % 10 == 0 || done == total {
-            bar.set_position(done as u64);
-            bar.set_message(message.clone());
-        }
-        // Without a terminal the bar is hidden: log every tenth instead.
-        if !logs_to_terminal && total >= 10 && (done % (total / 10) == 0) {
-            eprintln!(
-                "{name}: {done}/{total} {message} ({:.0} s)",
-                bar.elapsed().as_secs_f64()
-            );
+    let mut bar = StageBar::new();
+    let report = train_set_cards(&spec, &mut |p| match p {
+        TrainProgress::Loading(d, t) => bar.update("reading crops", d, t, ""),
+        TrainProgress::Rendering(d, t) => bar.update("rendering cards", d, t, ""),
+        TrainProgress::CardFree(d, t) => bar.update("card-free photos", d, t, ""),
+        TrainProgress::Lookalikes(d, t) => bar.update("rendering others", d, t, ""),
+        TrainProgress::Step(r, t) => {
+            bar.update("training", r.step + 1, t, &format!("loss {:.3}", r.loss))
         }
     })
     .map_err(CliError::failed)?;
-    bar.finish_and_clear();
+    bar.finish();
     if args.json {
         print_json(&report_json(&report));
     } else {

@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use snapsolve::train::set_detector::{DetectorProgress, DetectorTraining, train_set_detector};
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::progress::StageBar;
 
 /// Options of `snapsolve train set-detector`; the defaults reproduce the committed weights.
 #[derive(Debug, Args)]
@@ -36,47 +36,24 @@ pub fn run(args: SetDetectorArgs) -> CliResult {
     spec.steps = args.steps.unwrap_or(spec.steps);
     spec.scenes = args.scenes.unwrap_or(spec.scenes).max(1);
     spec.seed = args.seed.unwrap_or(spec.seed);
-    let bar = ProgressBar::new(0);
-    let mut stage = "";
-    let report = train_set_detector(&spec, &mut |p| {
-        let (name, done, total, message) = match p {
-            DetectorProgress::Rendering(d, t) => ("rendering tables", d, t, String::new()),
-            DetectorProgress::Step(r, t) => {
-                ("training", r.step + 1, t, format!("loss {:.4}", r.loss))
-            }
-        };
-        if name != stage {
-            stage = name;
-            bar.reset();
-            bar.set_length(total as u64);
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{name:>16} [{{bar:30}}] {{pos}}/{{len}} {{msg}} ({{elapsed}}, eta {{eta}})"
-                ))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-        }
-        bar.set_position(done as u64);
-        bar.set_message(message);
-        if !bar.is_hidden() {
-            return;
-        }
-        // Without a terminal the bar is hidden: log every tenth instead.
-        if total >= 10 && done % (total / 10) == 0 {
-            eprintln!(
-                "{name}: {done}/{total} ({:.0} s)",
-                bar.elapsed().as_secs_f64()
-            );
+    let mut bar = StageBar::new();
+    let report = train_set_detector(&spec, &mut |p| match p {
+        DetectorProgress::Rendering(d, t) => bar.update("rendering tables", d, t, ""),
+        DetectorProgress::Step(r, t) => {
+            bar.update("training", r.step + 1, t, &format!("loss {:.4}", r.loss))
         }
     })
     .map_err(CliError::failed)?;
-    bar.finish_and_clear();
+    bar.finish();
     let [paper, core] = report.validation_agreement;
     if args.json {
         print_json(&json!({
             "weights": report.out.display().to_string(),
             "final_loss": report.final_loss,
             "validation_pixels_right": {"paper": paper, "core": core},
+            "core_grow": report.core_grow,
+            "validation_cards": {"detected": report.validation_cards.0, "of": report.validation_cards.1,
+                                 "median_corner_error_card_widths": report.validation_corner_error},
         }));
     } else {
         println!(
@@ -85,6 +62,13 @@ pub fn run(args: SetDetectorArgs) -> CliResult {
             report.final_loss,
             100.0 * paper,
             100.0 * core
+        );
+        println!(
+            "validation tables: {} of {} cards have a core; their outlines (core grown by {:.3}) are off by a median {:.3} card widths at the worst corner",
+            report.validation_cards.0,
+            report.validation_cards.1,
+            report.core_grow,
+            report.validation_corner_error
         );
     }
     Ok(())

@@ -1,6 +1,8 @@
 //! Cards from a map of card *cores* (each card shrunk about its centre, as a
 //! detector marks them): every blob of the map is one card; its outline is
-//! the blob's oriented rectangle grown back by the shrink factor.
+//! the blob's oriented rectangle grown back by a factor (the detector's own,
+//! measured when it is trained: a blurred map's blobs are larger than the
+//! cores it was taught).
 //!
 //! The rectangle comes from the blob's second moments rather than from its
 //! contour: cores are a few pixels across in a map at half the detector's
@@ -16,8 +18,8 @@ use crate::quad::Quad;
 const MIN_PIXELS: u32 = 4;
 
 /// One card outline per blob of `cores` above `level`, in the map's pixels,
-/// each the blob's oriented rectangle grown by `1 / shrink`.
-pub fn quads_from_cores(cores: &GrayImage, level: u8, shrink: f32) -> Vec<Quad> {
+/// each the blob's oriented rectangle grown by `grow` about its centre.
+pub fn quads_from_cores(cores: &GrayImage, level: u8, grow: f32) -> Vec<Quad> {
     let mask = GrayImage::from_fn(cores.width(), cores.height(), |x, y| {
         image::Luma([u8::from(cores.get_pixel(x, y)[0] > level)])
     });
@@ -33,7 +35,7 @@ pub fn quads_from_cores(cores: &GrayImage, level: u8, shrink: f32) -> Vec<Quad> 
         .iter()
         .skip(1)
         .filter(|m| m.n >= f64::from(MIN_PIXELS))
-        .map(|m| m.rectangle(1.0 / shrink))
+        .map(|m| m.rectangle(grow))
         .collect()
 }
 
@@ -91,9 +93,56 @@ impl Moments {
     }
 }
 
+/// The threshold finder's cards joined with a detector's, in reading order.
+///
+/// The finder's outlines follow the paper's own edges, so where both see a
+/// card (the detected centre lies inside a found outline) the found one is
+/// kept. A found outline holding two or more detected centres is several
+/// cards taken for one (cards edge to edge), and gives way to them; a
+/// detected card the finder missed (white on white, in perspective) is added.
+pub fn join_detected(found: Vec<Quad>, detected: Vec<Quad>) -> Vec<Quad> {
+    let centres: Vec<[f32; 2]> = detected.iter().map(Quad::centre).collect();
+    let mut joined: Vec<Quad> = found
+        .into_iter()
+        .filter(|f| centres.iter().filter(|&&c| f.contains(c)).count() < 2)
+        .collect();
+    let extra: Vec<Quad> = detected
+        .into_iter()
+        .filter(|d| !joined.iter().any(|f| f.contains(d.centre())))
+        .collect();
+    joined.extend(extra);
+    let mut areas: Vec<f32> = joined.iter().map(Quad::area).collect();
+    areas.sort_by(f32::total_cmp);
+    let median = areas.get(areas.len() / 2).copied().unwrap_or(1.0);
+    super::sort_in_reading_order(&mut joined, median);
+    joined
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rect(x: f32, y: f32, w: f32, h: f32) -> Quad {
+        Quad {
+            corners: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
+        }
+    }
+
+    #[test]
+    fn found_cards_win_merged_blobs_give_way_and_missed_cards_are_added() {
+        let found = vec![rect(0.0, 0.0, 10.0, 15.0), rect(20.0, 0.0, 22.0, 15.0)];
+        let detected = vec![
+            rect(1.0, 1.0, 9.0, 14.0),   // the first found card: found wins
+            rect(20.0, 0.0, 10.0, 15.0), // two cards the finder took for one
+            rect(31.0, 0.0, 10.0, 15.0),
+            rect(0.0, 30.0, 10.0, 15.0), // missed by the finder
+        ];
+        let joined = join_detected(found.clone(), detected.clone());
+        assert_eq!(joined.len(), 4);
+        assert_eq!(joined[0], found[0]);
+        assert!(joined.contains(&detected[1]) && joined.contains(&detected[2]));
+        assert_eq!(joined[3], detected[3], "reading order: the lower card last");
+    }
 
     #[test]
     fn two_rectangles_give_two_grown_quads_with_their_sides() {
@@ -107,7 +156,7 @@ mod tests {
             }
         }
         map.put_pixel(50, 35, image::Luma([255])); // a speck
-        let quads = quads_from_cores(&map, 127, 0.5);
+        let quads = quads_from_cores(&map, 127, 2.0);
         assert_eq!(quads.len(), 2);
         for (quad, cx) in quads.iter().zip([8.0, 33.0]) {
             let c = quad.centre();
