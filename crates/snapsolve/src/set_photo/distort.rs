@@ -6,6 +6,7 @@
 //! Light and compression go through the renderer's camera
 //! (`snapsolve_synth::Camera`), fixed instead of random.
 
+use image::RgbImage;
 use image::imageops::{FilterType, resize, rotate90};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -140,5 +141,78 @@ mod tests {
             Distortion::Jpeg.apply(photo(8, 6)).image.dimensions(),
             (8, 6)
         );
+    }
+}
+
+/// One way a moving phone's video frame spoils a card (`snapsolve eval
+/// set-cards --spoil NAME`), applied to the upright 96x150 crop before it is
+/// named. Fixed strengths, at the hard end of what the namer trains on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CropSpoiler {
+    /// The phone moved while the shutter was open: a 9-pixel horizontal smear.
+    MotionBlur,
+    /// Out of focus: a Gaussian blur of 2.5 pixels.
+    Defocus,
+    /// A card 40 pixels wide in the frame: shrunk to 40x62 and grown back.
+    LowResolution,
+    /// An over-exposed cheap camera: colour half drained, lifted a quarter towards white.
+    WashedOut,
+}
+
+impl CropSpoiler {
+    /// Every spoiler, in the order the help lists them.
+    pub const ALL: [CropSpoiler; 4] = [
+        CropSpoiler::MotionBlur,
+        CropSpoiler::Defocus,
+        CropSpoiler::LowResolution,
+        CropSpoiler::WashedOut,
+    ];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            CropSpoiler::MotionBlur => "motion-blur",
+            CropSpoiler::Defocus => "defocus",
+            CropSpoiler::LowResolution => "low-res",
+            CropSpoiler::WashedOut => "washed-out",
+        }
+    }
+
+    /// The spoiler called `name`, if there is one.
+    pub fn by_name(name: &str) -> Option<CropSpoiler> {
+        CropSpoiler::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// The crop as this spoiler leaves it.
+    pub fn apply(self, crop: &RgbImage) -> RgbImage {
+        let (w, h) = crop.dimensions();
+        match self {
+            CropSpoiler::MotionBlur => RgbImage::from_fn(w, h, |x, y| {
+                let mut sum = [0u32; 3];
+                for dx in -4i64..=4 {
+                    let sx = (x as i64 + dx).clamp(0, w as i64 - 1) as u32;
+                    for (s, v) in sum.iter_mut().zip(crop.get_pixel(sx, y).0) {
+                        *s += u32::from(v);
+                    }
+                }
+                image::Rgb(sum.map(|s| (s / 9) as u8))
+            }),
+            CropSpoiler::Defocus => imageproc::filter::gaussian_blur_f32(crop, 2.5),
+            CropSpoiler::LowResolution => {
+                let small = resize(crop, 40, 62, FilterType::Triangle);
+                resize(&small, w, h, FilterType::Triangle)
+            }
+            CropSpoiler::WashedOut => {
+                let mut out = crop.clone();
+                for p in out.pixels_mut() {
+                    let grey = p.0.iter().map(|&v| f32::from(v)).sum::<f32>() / 3.0;
+                    for v in p.0.iter_mut() {
+                        let c = 0.5 * f32::from(*v) + 0.5 * grey;
+                        *v = (0.75 * c + 0.25 * 235.0).round() as u8;
+                    }
+                }
+                out
+            }
+        }
     }
 }

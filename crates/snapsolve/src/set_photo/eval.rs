@@ -15,7 +15,7 @@ use snapsolve_set::{Attribute, Card};
 use snapsolve_vision::Limits;
 
 use super::classify::CardClassifier;
-use super::distort::Distortion;
+use super::distort::{CropSpoiler, Distortion};
 use super::read_card_image;
 use super::table::{read_table, read_table_photo};
 
@@ -325,11 +325,12 @@ pub fn parse_crop_labels(text: &str) -> Result<Vec<CropLabel>, LabelError> {
     Ok(labels)
 }
 
-/// Names every labelled crop and scores it.
+/// Names every labelled crop, spoilt by `spoiler` if one is given, and scores it.
 pub fn evaluate_crops(
     labels: &[CropLabel],
     root: &Path,
     classifier: &dyn CardClassifier,
+    spoiler: Option<CropSpoiler>,
 ) -> Scores {
     let mut scores = Scores::new();
     for label in labels {
@@ -338,7 +339,10 @@ pub fn evaluate_crops(
         score.cards += 1;
         let start = Instant::now();
         let image = match read_card_image(&root.join(&label.image), Limits::default()) {
-            Ok(image) => image,
+            Ok(image) => match spoiler {
+                Some(spoiler) => spoiler.apply(&image),
+                None => image,
+            },
             Err(e) => {
                 score.failures.push(format!("{}: {e}", label.image));
                 continue;

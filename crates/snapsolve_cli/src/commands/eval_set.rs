@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
-use snapsolve::set_photo::distort::Distortion;
+use snapsolve::set_photo::distort::{CropSpoiler, Distortion};
 use snapsolve::set_photo::eval::{
     EditionScore, PhotoScores, Scores, evaluate_crops, evaluate_photos, parse_crop_labels,
     parse_photo_labels,
@@ -38,6 +38,17 @@ pub struct EvalArgs {
     /// small, turned, jpeg), to see how the reader copes.
     #[arg(long, value_name = "NAME", value_parser = distortion_name)]
     distort: Option<Distortion>,
+    /// Crops only: spoil every crop as a moving phone's video would
+    /// (motion-blur, defocus, low-res, washed-out) before naming it.
+    #[arg(long, value_name = "NAME", value_parser = spoiler_name)]
+    spoil: Option<CropSpoiler>,
+}
+
+fn spoiler_name(name: &str) -> Result<CropSpoiler, String> {
+    CropSpoiler::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = CropSpoiler::ALL.iter().map(|d| d.name()).collect();
+        format!("no spoiler {name:?}; there are {}", names.join(", "))
+    })
 }
 
 fn distortion_name(name: &str) -> Result<Distortion, String> {
@@ -60,6 +71,9 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
         for text in &texts {
             labels.extend(parse_photo_labels(text).map_err(CliError::usage)?);
         }
+        if args.spoil.is_some() {
+            return Err(CliError::usage("--spoil applies to crops, not photos"));
+        }
         labels.retain(|l| keep(&l.image));
         let listed = labels.len();
         // Card-free photos the card network learnt "not a card" from say nothing.
@@ -81,7 +95,7 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
         }
         labels.retain(|l| keep(&l.image));
         PhotoScores {
-            decks: evaluate_crops(&labels, &args.root, classifier.as_ref()),
+            decks: evaluate_crops(&labels, &args.root, classifier.as_ref(), args.spoil),
             sources: Scores::new(),
         }
     };
