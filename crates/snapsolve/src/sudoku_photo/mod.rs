@@ -3,6 +3,7 @@
 //! the sudoku rules.
 
 pub mod eval;
+pub mod handwriting;
 pub mod labels;
 pub mod reader;
 pub mod rules;
