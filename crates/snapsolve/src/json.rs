@@ -96,7 +96,7 @@ pub fn sudoku_answer(answer: &Answer, count: Option<usize>) -> Value {
 }
 
 /// A sudoku photo read and solved: `{"corners", "digits", "solution", "status",
-/// "doubtful", "changed"}`, plus `"clashes"` when the digits read have no solution
+/// "is_sudoku", "not_a_sudoku", "doubtful", "changed"}` (`not_a_sudoku`: why the digits read are no valid sudoku, empty when they are), plus `"clashes"` when the digits read have no solution
 /// because givens clash. Corners (top-left, top-right, bottom-right, bottom-left)
 /// are in upright pixels, to a tenth of a pixel.
 pub fn sudoku_photo(answer: &PhotoAnswer) -> Value {
@@ -108,6 +108,8 @@ pub fn sudoku_photo(answer: &PhotoAnswer) -> Value {
         "digits": answer.digits.as_ref().map(digits_text),
         "solution": answer.solution.as_ref().map(digits_text),
         "status": answer.status,
+        "is_sudoku": answer.digits.is_some() && answer.not_a_sudoku.is_empty(),
+        "not_a_sudoku": answer.not_a_sudoku,
         "doubtful": answer.doubtful,
         "changed": answer.changed,
     });

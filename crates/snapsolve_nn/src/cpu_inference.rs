@@ -176,7 +176,7 @@ impl Conv3x3 {
             &mut data,
         );
         if relu {
-            data.iter_mut().for_each(|v| *v = v.max(0.0));
+            data.iter_mut().for_each(|v| *v = larger(*v, 0.0));
         }
         Planes {
             channels: self.out_channels,
@@ -211,21 +211,31 @@ fn im2col(input: &Planes) -> Vec<f32> {
 
 /// Appends the plane `src` moved so that `out[y][x] = src[y + dy][x + dx]`
 /// (`dx`, `dy` in -1..=1), 0 where that falls outside.
+///
+/// The whole plane moves as one copy by `dy * w + dx` values; a sideways move
+/// wraps each row's edge value into the next row, and that one column is then
+/// zeroed. (Copying row by row cost three calls per 28-value row.)
 fn push_shifted(src: &[f32], out: &mut Vec<f32>, h: usize, w: usize, dy: isize, dx: isize) {
-    // Columns x0..x1 read inside the plane; the others are padding.
-    let x0 = (-dx).max(0) as usize;
-    let x1 = (w as isize - dx).clamp(0, w as isize) as usize;
-    for y in 0..h {
-        let sy = y as isize + dy;
-        if sy < 0 || sy >= h as isize || x0 >= x1 {
-            out.resize(out.len() + w, 0.0);
-            continue;
+    let plane = (h * w) as isize;
+    let offset = dy * w as isize + dx;
+    let start = (-offset).clamp(0, plane) as usize;
+    let end = (plane - offset).clamp(0, plane) as usize;
+    let base = out.len();
+    out.resize(base + start, 0.0);
+    if start < end {
+        let from = (start as isize + offset) as usize;
+        out.extend_from_slice(&src[from..from + (end - start)]);
+    }
+    out.resize(base + plane as usize, 0.0);
+    let wrapped = match dx {
+        1 => Some(w - 1),
+        -1 => Some(0),
+        _ => None,
+    };
+    if let Some(column) = wrapped {
+        for y in 0..h {
+            out[base + y * w + column] = 0.0;
         }
-        let row = &src[sy as usize * w..][..w];
-        out.resize(out.len() + x0, 0.0);
-        let sx0 = (x0 as isize + dx) as usize;
-        out.extend_from_slice(&row[sx0..sx0 + (x1 - x0)]);
-        out.resize(out.len() + (w - x1), 0.0);
     }
 }
 
@@ -242,7 +252,7 @@ pub fn max_pool2(input: &Planes, relu: bool) -> Planes {
             data.extend(
                 top.chunks_exact(2)
                     .zip(bottom.chunks_exact(2))
-                    .map(|(t, b)| t[0].max(t[1]).max(b[0].max(b[1])).max(floor)),
+                    .map(|(t, b)| larger(larger(t[0], t[1]), larger(larger(b[0], b[1]), floor))),
             );
         }
     }
@@ -253,6 +263,13 @@ pub fn max_pool2(input: &Planes, relu: bool) -> Planes {
         width: w,
         data,
     }
+}
+
+/// The larger of two values without `f32::max`'s NaN care (activations have no
+/// NaN): a plain compare the compiler keeps branch-free.
+#[inline]
+fn larger(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
 }
 
 /// A dense layer `y = x W^T + b` (candle's `Linear`), optionally followed by ReLU.

@@ -1,81 +1,155 @@
-//! The sudoku cell reader: a small network that tells an empty cell from the
-//! digits 1-9, printed or handwritten.
+//! The sudoku cell reader: a small convolutional network that tells an empty
+//! cell from the digits 1-9, printed or handwritten.
 //!
 //! Input: `[batch, 1, side, side]` ink values in 0..1 (0 = paper, 1 = ink), as cut
 //! out by `snapsolve_vision::grid::sample_cells`. Output: `[batch, 10]` logits,
 //! class 0 = empty, classes 1-9 = the digits.
 //!
-//! A multilayer perceptron (two hidden layers with ReLU), not a convolutional
-//! network: on one core candle 0.11's CPU convolutions took 26-44 ms for the 81
-//! cells of one photo even with 8/16/32 channels (and ~0.3-0.55 s per training
-//! step of 128), against a budget of 50 ms for the whole photo; the perceptron
-//! reads 81 cells in about a millisecond. Shift tolerance comes from training on
-//! shifted and jittered cells instead of from pooling.
+//! Two 3x3 convolutions (padding 1), each with ReLU and 2x2 max pooling
+//! (28 -> 14 -> 7), then a hidden dense layer with dropout in training and the
+//! ten logits. It trains with candle ([`DigitNet`]) and reads photos with the
+//! same weights through [`FastDigitNet`] (`crate::cpu_inference`: one GEMM per
+//! layer over the 81 cells), because candle's CPU convolutions took 7-33 ms
+//! for 81 cells on one core against a budget of 50 ms for the whole photo.
+//! (The previous reader, a perceptron 784-256-128, read handwriting worse:
+//! models/README.md.)
 
 use candle_core::{Result, Tensor};
-use candle_nn::{Linear, Module, VarBuilder, linear};
+use candle_nn::{Conv2d, Conv2dConfig, Linear, Module, VarBuilder, conv2d, linear};
 use rand::Rng;
 
+use crate::cpu_inference::{Conv3x3, Dense, Planes, max_pool2, softmax_rows};
 use crate::seeded::dropout;
 
 /// Number of classes: empty and the nine digits.
 pub const CLASSES: usize = 10;
+/// Dropout on the hidden dense layer in training.
+const DROPOUT: f32 = 0.25;
 
 /// The network's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Side of the square input, in pixels.
+    /// Side of the square input, in pixels (a multiple of 4).
     pub side: usize,
-    /// Widths of the two hidden layers.
-    pub hidden: [usize; 2],
+    /// Channels of the two convolutions.
+    pub channels: [usize; 2],
+    /// Width of the hidden dense layer.
+    pub hidden: usize,
 }
 
 impl Config {
-    /// The committed model: 28x28 input, hidden layers of 256 and 128 (~235k weights).
+    /// The committed model: 28x28 input, 12 and 24 channels, 96 hidden units.
     pub fn small() -> Config {
         Config {
             side: 28,
-            hidden: [256, 128],
+            channels: [12, 24],
+            hidden: 96,
         }
+    }
+
+    /// Values the dense layers see per cell.
+    fn features(&self) -> usize {
+        self.channels[1] * (self.side / 4) * (self.side / 4)
     }
 }
 
-/// The digit network.
+/// The digit network, for training (candle).
 #[derive(Clone, Debug)]
 pub struct DigitNet {
+    config: Config,
+    conv1: Conv2d,
+    conv2: Conv2d,
     fc1: Linear,
     fc2: Linear,
-    fc3: Linear,
 }
 
 impl DigitNet {
     /// Builds the network, taking (or creating, when training) its weights from `vb`.
     pub fn new(config: &Config, vb: VarBuilder) -> Result<DigitNet> {
-        let [h1, h2] = config.hidden;
+        if !config.side.is_multiple_of(4) {
+            candle_core::bail!("the input side must be a multiple of 4");
+        }
+        let same = Conv2dConfig {
+            padding: 1,
+            ..Default::default()
+        };
+        let [c1, c2] = config.channels;
         Ok(DigitNet {
-            fc1: linear(config.side * config.side, h1, vb.pp("fc1"))?,
-            fc2: linear(h1, h2, vb.pp("fc2"))?,
-            fc3: linear(h2, CLASSES, vb.pp("fc3"))?,
+            config: *config,
+            conv1: conv2d(1, c1, 3, same, vb.pp("conv1"))?,
+            conv2: conv2d(c1, c2, 3, same, vb.pp("conv2"))?,
+            fc1: linear(config.features(), config.hidden, vb.pp("fc1"))?,
+            fc2: linear(config.hidden, CLASSES, vb.pp("fc2"))?,
         })
     }
 
     /// Logits `[batch, 10]` for ink squares `[batch, 1, side, side]` in
-    /// training: dropout after each hidden layer, its masks drawn from `rng`
-    /// so a seeded run repeats exactly.
+    /// training: dropout after the hidden layer, its mask drawn from `rng` so
+    /// a seeded run repeats exactly.
     pub fn forward_train<R: Rng + ?Sized>(&self, xs: &Tensor, rng: &mut R) -> Result<Tensor> {
-        self.run(xs, |t| dropout(&t, 0.2, rng))
+        self.run(xs, |t| dropout(&t, DROPOUT, rng))
     }
 
-    /// Logits for inference (no dropout).
+    /// Logits for inference (no dropout), through candle.
     pub fn forward(&self, xs: &Tensor) -> Result<Tensor> {
         self.run(xs, Ok)
     }
 
-    fn run(&self, xs: &Tensor, mut drop: impl FnMut(Tensor) -> Result<Tensor>) -> Result<Tensor> {
-        let xs = xs.flatten_from(1)?;
-        let xs = drop(self.fc1.forward(&xs)?.relu()?)?;
-        let xs = drop(self.fc2.forward(&xs)?.relu()?)?;
-        self.fc3.forward(&xs)
+    fn run(&self, xs: &Tensor, drop: impl FnOnce(Tensor) -> Result<Tensor>) -> Result<Tensor> {
+        let xs = self.conv1.forward(xs)?.relu()?.max_pool2d(2)?;
+        let xs = self.conv2.forward(&xs)?.relu()?.max_pool2d(2)?;
+        let xs = drop(self.fc1.forward(&xs.flatten_from(1)?)?.relu()?)?;
+        self.fc2.forward(&xs)
+    }
+
+    /// The same network with its current weights, for fast reading.
+    pub fn fast(&self) -> Result<FastDigitNet> {
+        let conv = |c: &Conv2d| match c.bias() {
+            Some(b) => Conv3x3::from_tensors(c.weight(), b),
+            None => candle_core::bail!("digit convolutions have biases"),
+        };
+        let dense = |l: &Linear| match l.bias() {
+            Some(b) => Dense::from_tensors(l.weight(), b),
+            None => candle_core::bail!("digit dense layers have biases"),
+        };
+        Ok(FastDigitNet {
+            side: self.config.side,
+            conv1: conv(&self.conv1)?,
+            conv2: conv(&self.conv2)?,
+            fc1: dense(&self.fc1)?,
+            fc2: dense(&self.fc2)?,
+        })
+    }
+}
+
+/// The digit network for reading only, on plain buffers (see the module docs).
+#[derive(Clone, Debug)]
+pub struct FastDigitNet {
+    side: usize,
+    conv1: Conv3x3,
+    conv2: Conv3x3,
+    fc1: Dense,
+    fc2: Dense,
+}
+
+impl FastDigitNet {
+    /// Class probabilities for `cells` (`side * side` ink values per cell,
+    /// cell after cell): [`CLASSES`] values per cell.
+    pub fn probabilities(&self, cells: &[f32]) -> Vec<f32> {
+        let per_cell = self.side * self.side;
+        let batch = cells.len() / per_cell;
+        let planes = Planes::from_gray(
+            cells[..batch * per_cell].to_vec(),
+            batch,
+            self.side,
+            self.side,
+        );
+        let planes = max_pool2(&self.conv1.forward(&planes, false), true);
+        let planes = max_pool2(&self.conv2.forward(&planes, false), true);
+        let hidden = self.fc1.forward(&planes.to_rows(), true);
+        let mut logits = self.fc2.forward(&hidden, false);
+        softmax_rows(&mut logits, CLASSES);
+        logits
     }
 }
 
@@ -85,40 +159,38 @@ mod tests {
     use candle_core::{DType, Device};
     use candle_nn::VarMap;
 
-    #[test]
-    fn shapes_flow_from_cells_to_ten_logits() {
+    fn random_net() -> DigitNet {
         let map = VarMap::new();
-        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
-        let config = Config::small();
-        let net = DigitNet::new(&config, vb).unwrap();
-        let xs = Tensor::zeros((5, 1, config.side, config.side), DType::F32, &Device::Cpu).unwrap();
-        assert_eq!(net.forward(&xs).unwrap().dims(), &[5, CLASSES]);
+        let vb = crate::seeded::seeded_var_builder(&map, 3, DType::F32, &Device::Cpu);
+        DigitNet::new(&Config::small(), vb).expect("network")
     }
 
     #[test]
-    #[ignore = "prints the time of a training step and of reading 81 cells; run by hand"]
-    fn time_one_training_step() {
-        use candle_nn::Optimizer;
-        let map = VarMap::new();
-        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
-        let net = DigitNet::new(&Config::small(), vb).unwrap();
-        let mut opt = candle_nn::AdamW::new_lr(map.all_vars(), 1e-3).unwrap();
-        let xs = Tensor::rand(0f32, 1f32, (128, 1, 28, 28), &Device::Cpu).unwrap();
-        let ys = Tensor::zeros(128, DType::U32, &Device::Cpu).unwrap();
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1);
-        let start = std::time::Instant::now();
-        for _ in 0..20 {
-            let logits = net.forward_train(&xs, &mut rng).unwrap();
-            let loss = candle_nn::loss::cross_entropy(&logits, &ys).unwrap();
-            opt.backward_step(&loss).unwrap();
-        }
-        let step = start.elapsed().as_secs_f64() * 50.0;
-        let cells = xs.narrow(0, 0, 81).unwrap();
-        let start = std::time::Instant::now();
-        for _ in 0..20 {
-            net.forward(&cells).unwrap();
-        }
-        let read = start.elapsed().as_secs_f64() * 50.0;
-        eprintln!("{step:.1} ms per step of 128, {read:.2} ms per 81 cells");
+    fn shapes_flow_from_cells_to_ten_logits() {
+        let config = Config::small();
+        let xs = Tensor::zeros((5, 1, config.side, config.side), DType::F32, &Device::Cpu)
+            .expect("zeros");
+        assert_eq!(
+            random_net().forward(&xs).expect("forward").dims(),
+            &[5, CLASSES]
+        );
+    }
+
+    #[test]
+    fn the_fast_reader_gives_candles_probabilities() {
+        let net = random_net();
+        let xs = Tensor::rand(0f32, 1.0, (81, 1, 28, 28), &Device::Cpu).expect("cells");
+        let want = candle_nn::ops::softmax_last_dim(&net.forward(&xs).expect("forward"))
+            .and_then(|p| p.flatten_all())
+            .and_then(|p| p.to_vec1::<f32>())
+            .expect("probabilities");
+        let cells = xs.flatten_all().and_then(|c| c.to_vec1()).expect("values");
+        let got = net.fast().expect("fast").probabilities(&cells);
+        let worst = got
+            .iter()
+            .zip(&want)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 1e-5, "largest difference {worst}");
     }
 }

@@ -71,6 +71,9 @@ pub struct PhotoStyle {
     pub max_perspective: f32,
     /// Whether the camera may blur, add noise, uneven light and JPEG.
     pub camera: bool,
+    /// Share of photos taken in dim light: exposure cut to 30-60% and more
+    /// sensor noise (phone photos under a lamp at night).
+    pub dim_share: f64,
 }
 
 impl PhotoStyle {
@@ -80,6 +83,7 @@ impl PhotoStyle {
             max_rotation: 15.0,
             max_perspective: 0.08,
             camera: true,
+            dim_share: 0.15,
         }
     }
 
@@ -89,6 +93,7 @@ impl PhotoStyle {
             max_rotation: 6.0,
             max_perspective: 0.04,
             camera: true,
+            dim_share: 0.0,
         }
     }
 }
@@ -121,6 +126,11 @@ pub fn render_sudoku(
         let scale = (quad[1][0] - quad[0][0]).hypot(quad[1][1] - quad[0][1]) / 600.0;
         let mut camera = Camera::random(rng, scale.max(0.3));
         camera.blur = camera.blur.min(1.5);
+        if style.dim_share > 0.0 && rng.random_bool(style.dim_share) {
+            let dim = rng.random_range(0.3..0.6f32);
+            camera.gains = camera.gains.map(|g| g * dim);
+            camera.noise += rng.random_range(2.0..8.0);
+        }
         camera.apply(&mut image, rng);
     }
     let mut digits = spec.printed;

@@ -40,6 +40,10 @@ pub struct PhotoResult {
     pub millis: f64,
     /// The digits read (empty when no grid).
     pub read: String,
+    /// The labelled digits (0 = empty).
+    pub truth: [u8; 81],
+    /// The digits read (0 = empty), when a grid was found.
+    pub digits: Option<[u8; 81]>,
     /// Farthest found corner from its labelled place, in cells (the labelled grid's
     /// side / 9); `None` without labelled corners or without a found grid.
     pub corner_error: Option<f32>,
@@ -63,6 +67,37 @@ pub struct KindSummary {
     /// Of those, photos whose found corners are all within [`PRECISE_CORNER_CELLS`]
     /// of the labelled ones.
     pub corners_precise: usize,
+    /// Cells of the photos whose grid was found, by labelled class (row) and
+    /// class read (column); class 0 = empty.
+    pub confusion: Confusion,
+}
+
+/// Counts of cells by labelled class (row) and class read (column), 0 = empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Confusion {
+    /// `counts[truth][read]`.
+    pub counts: [[usize; 10]; 10],
+}
+
+impl Confusion {
+    /// Adds the cells of one grid.
+    pub fn add(&mut self, truth: &[u8; 81], read: &[u8; 81]) {
+        for (&t, &r) in truth.iter().zip(read) {
+            self.counts[usize::from(t)][usize::from(r)] += 1;
+        }
+    }
+
+    /// The mistakes, largest first: `(truth, read, cells)`, ties in class order.
+    pub fn mistakes(&self) -> Vec<(u8, u8, usize)> {
+        let mut out: Vec<(u8, u8, usize)> = (0..10u8)
+            .flat_map(|t| (0..10u8).map(move |r| (t, r)))
+            .filter(|(t, r)| t != r)
+            .map(|(t, r)| (t, r, self.counts[usize::from(t)][usize::from(r)]))
+            .filter(|m| m.2 > 0)
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.2));
+        out
+    }
 }
 
 /// A found corner this close to the labelled one (in cells) counts as precise:
@@ -123,7 +158,7 @@ pub fn evaluate_photo(root: &Path, photo: &LabelledPhoto, reader: &DigitReader) 
         (Some(found), Some(truth)) => Some(corner_error_cells(&found, &truth)),
         _ => None,
     };
-    let (found, cells_right, text) = match read {
+    let (found, cells_right, text) = match &read {
         Some(digits) => (
             true,
             digits
@@ -145,6 +180,8 @@ pub fn evaluate_photo(root: &Path, photo: &LabelledPhoto, reader: &DigitReader) 
         cells_right,
         millis,
         read: text,
+        truth,
+        digits: read,
         corner_error,
     }
 }
@@ -171,6 +208,9 @@ pub fn summarize(results: &[PhotoResult]) -> BTreeMap<PhotoKind, KindSummary> {
         s.cells_right += r.cells_right;
         s.grids_right += usize::from(r.cells_right == 81);
         s.millis.push(r.millis);
+        if let Some(digits) = &r.digits {
+            s.confusion.add(&r.truth, digits);
+        }
         if let Some(error) = r.corner_error {
             s.with_corners += 1;
             s.corners_precise += usize::from(error <= PRECISE_CORNER_CELLS);
@@ -180,4 +220,21 @@ pub fn summarize(results: &[PhotoResult]) -> BTreeMap<PhotoKind, KindSummary> {
         s.millis.sort_by(f64::total_cmp);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confusion_counts_cells_and_ranks_mistakes() {
+        let mut truth = [0u8; 81];
+        let mut read = [0u8; 81];
+        truth[..4].copy_from_slice(&[1, 1, 4, 0]);
+        read[..4].copy_from_slice(&[7, 7, 9, 5]);
+        let mut c = Confusion::default();
+        c.add(&truth, &read);
+        assert_eq!(c.counts[0][0], 77);
+        assert_eq!(c.mistakes(), vec![(1, 7, 2), (0, 5, 1), (4, 9, 1)]);
+    }
 }

@@ -3,6 +3,7 @@
 //! the sudoku rules.
 
 pub mod eval;
+pub mod handwriting;
 pub mod labels;
 pub mod reader;
 pub mod rules;
@@ -121,6 +122,12 @@ fn upright_reading(
     };
     let margin = (TURN_MARGIN_PER_CELL * inked.len() as f32).max(MIN_TURN_MARGIN);
     let mut best = (0, sureness(&upright, &inked) + margin, None);
+    // A turn's sureness is a sum of logarithms, never above 0: when the upright
+    // reading with its margin reaches 0, no turn can beat it, and the three
+    // other readings (three quarters of the network's time) are skipped.
+    if best.1 >= 0.0 {
+        return Ok((0, upright));
+    }
     for quarters in 1..4 {
         let turned = turn_cells(cells, quarters);
         let probabilities = reader.probabilities(&turned)?;
@@ -175,6 +182,40 @@ pub struct PhotoAnswer {
     pub doubtful: Vec<usize>,
     /// Cells whose digit the rules changed from the network's first choice.
     pub changed: Vec<usize>,
+    /// Why no valid sudoku lies behind the reading (empty when one does):
+    /// then `digits` are the network's most likely digits, unchanged.
+    pub not_a_sudoku: Vec<String>,
+}
+
+/// At most this many reasons are given for a reading that is no sudoku.
+const MAX_REASONS: usize = 3;
+
+/// Why `digits` are no proper sudoku (clashes, no solution, several solutions);
+/// empty when they have exactly one solution.
+pub fn sudoku_problems(digits: &[u8; 81], verdict: &snapsolve_sudoku::Verdict) -> Vec<String> {
+    use snapsolve_sudoku::{Grid, Verdict, explain_no_solution};
+    match verdict {
+        Verdict::Unique(_) => Vec::new(),
+        Verdict::Multiple(..) => vec!["the digits read leave several solutions".into()],
+        Verdict::None => {
+            let Some(grid) = Grid::from_cells(*digits) else {
+                return vec!["the digits read are no grid".into()];
+            };
+            let reasons = explain_no_solution(&grid);
+            let mut out: Vec<String> = reasons
+                .iter()
+                .take(MAX_REASONS)
+                .map(ToString::to_string)
+                .collect();
+            if reasons.len() > MAX_REASONS {
+                out.push(format!("and {} more", reasons.len() - MAX_REASONS));
+            }
+            if out.is_empty() {
+                out.push("the digits read have no solution".into());
+            }
+            out
+        }
+    }
 }
 
 /// Reads a photo and solves the sudoku in it.
@@ -189,6 +230,7 @@ pub fn solve_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoAnswer
             status: "none",
             doubtful: Vec::new(),
             changed: Vec::new(),
+            not_a_sudoku: Vec::new(),
         });
     };
     Ok(PhotoAnswer {
@@ -197,6 +239,7 @@ pub fn solve_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoAnswer
         digits: Some(ruled.digits),
         solution: ruled.verdict.solution().map(|g| *g.cells()),
         status: ruled.verdict.status(),
+        not_a_sudoku: sudoku_problems(&ruled.digits, &ruled.verdict),
         doubtful: ruled.doubtful,
         changed: ruled.changed,
     })
@@ -230,4 +273,24 @@ pub fn draw_answer(photo: &RgbImage, answer: &PhotoAnswer) -> RgbImage {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snapsolve_sudoku::Verdict;
+
+    #[test]
+    fn a_reading_that_is_no_sudoku_says_why() {
+        let mut digits = [0u8; 81];
+        digits[0] = 5;
+        digits[3] = 5; // same row, another box: one clash
+        let problems = sudoku_problems(&digits, &Verdict::None);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].contains("5 appears twice"), "{problems:?}");
+        let empty = [0u8; 81];
+        let grid = snapsolve_sudoku::Grid::from_cells(empty).expect("grid");
+        let several = sudoku_problems(&empty, &Verdict::Multiple(grid, grid));
+        assert_eq!(several, vec!["the digits read leave several solutions"]);
+    }
 }

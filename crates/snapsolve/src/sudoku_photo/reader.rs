@@ -1,17 +1,17 @@
 //! Running the digit network over the 81 cells of a grid.
 
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Device};
 use candle_nn::VarBuilder;
-use snapsolve_nn::digits::{CLASSES, Config, DigitNet};
-use snapsolve_vision::grid::{CELL_INPUT_SIDE, CellInk};
+use snapsolve_nn::digits::{CLASSES, Config, DigitNet, FastDigitNet};
+use snapsolve_vision::grid::CellInk;
 
 /// Probabilities of empty (index 0) and of the digits 1-9 (indices 1-9) for one cell.
 pub type CellProbabilities = [f32; CLASSES];
 
-/// The digit network with its weights.
+/// The digit network with its weights, in its fast reading form.
 #[derive(Clone, Debug)]
 pub struct DigitReader {
-    net: DigitNet,
+    net: FastDigitNet,
 }
 
 /// The digit network failed (bad weights or a tensor error).
@@ -37,30 +37,19 @@ impl DigitReader {
     pub fn from_safetensors(bytes: &[u8]) -> Result<DigitReader, ReaderError> {
         let vb = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
         Ok(DigitReader {
-            net: DigitNet::new(&Config::small(), vb)?,
+            net: DigitNet::new(&Config::small(), vb)?.fast()?,
         })
-    }
-
-    /// Wraps a network (for training code that holds its own weights).
-    pub fn from_net(net: DigitNet) -> DigitReader {
-        DigitReader { net }
     }
 
     /// Class probabilities for each cell.
     pub fn probabilities(&self, cells: &CellInk) -> Result<Vec<CellProbabilities>, ReaderError> {
-        let n = cells.values.len() / (CELL_INPUT_SIDE * CELL_INPUT_SIDE);
-        let xs = Tensor::from_slice(
-            &cells.values,
-            (n, 1, CELL_INPUT_SIDE, CELL_INPUT_SIDE),
-            &Device::Cpu,
-        )?;
-        let probs = candle_nn::ops::softmax_last_dim(&self.net.forward(&xs)?)?;
-        let rows = probs.to_vec2::<f32>()?;
-        Ok(rows
-            .into_iter()
+        Ok(self
+            .net
+            .probabilities(&cells.values)
+            .chunks_exact(CLASSES)
             .map(|r| {
                 let mut p = [0.0; CLASSES];
-                p.copy_from_slice(&r[..CLASSES]);
+                p.copy_from_slice(r);
                 p
             })
             .collect())

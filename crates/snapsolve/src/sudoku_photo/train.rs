@@ -6,8 +6,9 @@
 //! - cells of the training photos of the shared data set, several times with the
 //!   lattice jittered (the network learns to tolerate a slightly misplaced cell);
 //! - cells of sudoku photos rendered by `snapsolve_synth::sudoku`: printed givens
-//!   from 38 system fonts, cells filled in with handwriting fonts, perspective,
-//!   light, blur, noise, JPEG.
+//!   from 38 system fonts, cells filled in with handwriting fonts or with real
+//!   handwritten digits (the shared MNIST digits, [`super::handwriting`]) laid
+//!   into the cells, perspective, light, blur, noise, JPEG.
 //!
 //! Batches are drawn from three pools with fixed shares (handwritten digits of
 //! the real photos, the other real cells, rendered cells), so the scarce real
@@ -22,9 +23,9 @@ use image::GrayImage;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use snapsolve_nn::digits::{Config, DigitNet};
+use snapsolve_nn::digits::{CLASSES, Config, DigitNet};
 use snapsolve_nn::seeded::seeded_var_builder;
-use snapsolve_nn::train_stream::{StepReport, TrainConfig, predict_in_batches, train_loop};
+use snapsolve_nn::train_stream::{StepReport, TrainConfig, train_loop};
 use snapsolve_synth::sudoku::{
     DigitFonts, PhotoStyle, load_system_fonts, random_spec, render_sudoku,
 };
@@ -34,6 +35,7 @@ use snapsolve_vision::grid::{
 };
 use snapsolve_vision::{Limits, read_image};
 
+use super::handwriting::read_written_digits;
 use super::labels::{LabelledPhoto, PhotoKind, Split, read_labels, split_of};
 
 /// Values per cell.
@@ -41,9 +43,18 @@ const CELL_LEN: usize = CELL_INPUT_SIDE * CELL_INPUT_SIDE;
 /// Examples per step.
 const BATCH: usize = 128;
 /// Shares of each batch: real handwritten digits, other real cells, rendered cells.
-const POOL_SHARES: [f64; 3] = [0.4, 0.3, 0.3];
+const POOL_SHARES: [f64; 3] = [0.35, 0.25, 0.4];
 /// Validation accuracy is reported every this many steps.
 const REPORT_EVERY: usize = 1000;
+/// Pages rendered to train on cycle through these `(printed, handwritten)`
+/// shares of cells ([`random_spec`]): printed puzzles, puzzles filled in by
+/// hand, grids of handwriting only.
+const TRAIN_PAGES: [(f64, f64); 3] = [(0.35, 0.0), (0.35, 1.0), (0.0, 0.7)];
+/// Pages rendered with the written digits kept back, to validate on: filled-in
+/// puzzles and grids of handwriting only.
+const VALIDATION_PAGES: [(f64, f64); 2] = [(0.35, 1.0), (0.0, 0.7)];
+/// How many validation pages are rendered.
+const VALIDATION_PAGE_COUNT: usize = 100;
 
 /// What to train on and how long.
 #[derive(Clone, Debug)]
@@ -105,8 +116,21 @@ pub struct TrainingSummary {
     pub pool_sizes: [usize; 3],
     /// Cells of the validation photos.
     pub validation_cells: usize,
-    /// Validation accuracy after the last step.
-    pub validation_accuracy: f32,
+    /// Cells of the pages rendered with the written digits kept back.
+    pub validation_written_cells: usize,
+    /// Validation accuracies after the last step.
+    pub validation: Validation,
+}
+
+/// Accuracies on what training never fits.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Validation {
+    /// Every cell of the validation photos.
+    pub photo_cells: f32,
+    /// Their handwritten digits (of mixed and handwritten photos).
+    pub photo_handwriting: f32,
+    /// Cells of pages rendered with the written digits kept back.
+    pub written_cells: f32,
 }
 
 /// Progress reports during training.
@@ -115,8 +139,8 @@ pub enum Progress<'a> {
     Preparing(&'a str),
     /// One optimiser step is done.
     Step(&'a StepReport),
-    /// Validation accuracy after `step` steps.
-    Validation(usize, f32),
+    /// Validation accuracies after `step` steps.
+    Validation(usize, Validation),
 }
 
 /// The lattice used to cut a training photo: the one the finder finds, unless
@@ -160,21 +184,37 @@ fn jittered(lattice: &Lattice, amount: f32, rng: &mut impl Rng) -> Lattice {
     out
 }
 
-/// Cuts the cells of one photo (exact lattice plus `jitters` jittered ones) and
-/// hands each to `keep(cell, digit)`; `false` when no grid could be cut.
+/// How the cells of one photo are cut for training.
+#[derive(Clone, Copy, Debug)]
+enum Cuts {
+    /// The exact lattice and this many jittered by up to 12% of a cell.
+    ExactAnd(usize),
+    /// One lattice jittered by up to 10% of a cell (cells shifted against
+    /// their lines, stroke ends of the lines inside).
+    JitteredOnce,
+}
+
+/// Cuts the cells of one photo as `cuts` says and hands each to
+/// `keep(cell, digit)`; `false` when no grid could be cut.
 fn cut_cells(
     gray: &GrayImage,
     label: Option<Quad>,
     digits: &[u8; 81],
-    jitters: usize,
+    cuts: Cuts,
     rng: &mut impl Rng,
     mut keep: impl FnMut(&[f32], u8),
 ) -> bool {
     let Some(lattice) = training_lattice(gray, label) else {
         return false;
     };
-    let mut lattices = vec![lattice.clone()];
-    lattices.extend((0..jitters).map(|_| jittered(&lattice, 0.12, rng)));
+    let lattices = match cuts {
+        Cuts::ExactAnd(jitters) => {
+            let mut all = vec![lattice.clone()];
+            all.extend((0..jitters).map(|_| jittered(&lattice, 0.12, rng)));
+            all
+        }
+        Cuts::JitteredOnce => vec![jittered(&lattice, 0.1, rng)],
+    };
     for l in &lattices {
         let cells = sample_cells(gray, l);
         for (i, &d) in digits.iter().enumerate() {
@@ -211,7 +251,8 @@ pub fn photo_cells(
         };
         let hand = photo.kind != PhotoKind::Printed;
         let gray = darkest_channel(&rgb);
-        let cut = cut_cells(&gray, photo.quad(), &digits, jitters, rng, |cell, d| {
+        let cuts = Cuts::ExactAnd(jitters);
+        let cut = cut_cells(&gray, photo.quad(), &digits, cuts, rng, |cell, d| {
             pools[usize::from(!(hand && d != 0))].push(cell, d);
         });
         if cut {
@@ -223,34 +264,41 @@ pub fn photo_cells(
     (pools, used, skipped)
 }
 
-/// Cells of `count` rendered sudoku photos: a third printed puzzles, a third
-/// printed and filled in by hand, a third handwritten digits only. Returns the
-/// cells and the number of photos whose grid could be cut.
+/// Cells of `count` rendered sudoku photos, their specs cycling through `pages`
+/// (`(printed, handwritten)` shares of cells). Returns the cells and the number
+/// of photos whose grid could be cut.
 pub fn rendered_cells(
     fonts: &DigitFonts,
+    pages: &[(f64, f64)],
     count: usize,
     seed: u64,
-    mut on_photo: impl FnMut(usize),
 ) -> (CellSet, usize) {
     let mut cells = CellSet::default();
     let mut used = 0;
     for i in 0..count {
         let mut rng = StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let spec = match i % 3 {
-            0 => random_spec(0.35, 0.0, &mut rng),
-            1 => random_spec(0.35, 1.0, &mut rng),
-            _ => random_spec(0.0, 0.7, &mut rng),
-        };
+        let (printed, handwritten) = pages[i % pages.len()];
+        let spec = random_spec(printed, handwritten, &mut rng);
         let size = [(640, 480), (800, 600), (1024, 768)][rng.random_range(0..3)];
         let photo = render_sudoku(&spec, fonts, PhotoStyle::training(), size, &mut rng);
         let gray = darkest_channel(&photo.image);
         let label = photo.corners.map(|[x, y]| (x, y));
-        if cut_cells(&gray, Some(label), &photo.digits, 0, &mut rng, |cell, d| {
-            cells.push(cell, d)
-        }) {
+        // Every other page is cut a little off its lines, as the finder may cut real photos.
+        let cuts = if i % 2 == 0 {
+            Cuts::ExactAnd(0)
+        } else {
+            Cuts::JitteredOnce
+        };
+        if cut_cells(
+            &gray,
+            Some(label),
+            &photo.digits,
+            cuts,
+            &mut rng,
+            |cell, d| cells.push(cell, d),
+        ) {
             used += 1;
         }
-        on_photo(i + 1);
     }
     (cells, used)
 }
@@ -330,25 +378,60 @@ fn draw_batch(pools: &[&CellSet; 3], rng: &mut Pcg64Mcg) -> candle_core::Result<
     ))
 }
 
-/// Share of `cells` the network classifies right.
+/// Share of `cells` the network classifies right (read as photos are read,
+/// through [`DigitNet::fast`]).
 pub fn accuracy(net: &DigitNet, cells: &CellSet) -> candle_core::Result<f32> {
     if cells.is_empty() {
         return Ok(0.0);
     }
-    let xs = Tensor::from_slice(
-        &cells.inputs,
-        (cells.len(), 1, CELL_INPUT_SIDE, CELL_INPUT_SIDE),
-        &Device::Cpu,
-    )?;
-    let predicted = predict_in_batches(&xs, 512, |x| net.forward(x))?
-        .argmax(1)?
-        .to_vec1::<u32>()?;
-    let right = predicted
-        .iter()
-        .zip(&cells.labels)
-        .filter(|(a, b)| a == b)
-        .count();
+    let fast = net.fast()?;
+    let mut right = 0;
+    for (chunk, labels) in cells
+        .inputs
+        .chunks(512 * CELL_LEN)
+        .zip(cells.labels.chunks(512))
+    {
+        let probabilities = fast.probabilities(chunk);
+        right += probabilities
+            .chunks_exact(CLASSES)
+            .zip(labels)
+            .filter(|(p, label)| argmax(p) == **label as usize)
+            .count();
+    }
     Ok(right as f32 / cells.len() as f32)
+}
+
+/// Index of the largest value.
+fn argmax(values: &[f32]) -> usize {
+    (0..values.len())
+        .max_by(|&a, &b| values[a].total_cmp(&values[b]))
+        .unwrap_or(0)
+}
+
+/// What training validates on: the validation photos' cells (handwritten
+/// digits apart) and pages rendered with the written digits kept back.
+struct ValidationCells {
+    photo_handwriting: CellSet,
+    photo_other: CellSet,
+    written: CellSet,
+}
+
+impl ValidationCells {
+    fn score(&self, net: &DigitNet) -> candle_core::Result<Validation> {
+        let (hand, other) = (
+            accuracy(net, &self.photo_handwriting)?,
+            accuracy(net, &self.photo_other)?,
+        );
+        let (n_hand, n_other) = (
+            self.photo_handwriting.len() as f32,
+            self.photo_other.len() as f32,
+        );
+        Ok(Validation {
+            photo_cells: (hand * n_hand + other * n_other) / (n_hand + n_other).max(1.0),
+            photo_handwriting: hand,
+            written_cells: accuracy(net, &self.written)?,
+        })
+    }
 }
 
 /// Runs the whole training and saves the weights; `progress` hears how it goes.
@@ -361,6 +444,7 @@ pub fn train_digits(
     } else {
         None
     };
+    let written = read_written_digits(&job.data_dir)?;
     let labels = read_labels(&job.data_dir.join("sudoku/photos.jsonl"))?;
     let mut rng = Pcg64Mcg::seed_from_u64(job.seed);
     progress(Progress::Preparing("cutting the training photos"));
@@ -368,19 +452,39 @@ pub fn train_digits(
         photo_cells(&job.data_dir, &labels, Split::Train, job.jitters, &mut rng);
     let ([v_hand, v_other], used_v, skipped_v) =
         photo_cells(&job.data_dir, &labels, Split::Validation, 0, &mut rng);
-    let mut validation = v_hand;
-    validation.inputs.extend_from_slice(&v_other.inputs);
-    validation.labels.extend_from_slice(&v_other.labels);
-    let (rendered, rendered_used) = match &fonts {
+    let (rendered, rendered_used, v_written) = match fonts {
         Some(fonts) => {
             progress(Progress::Preparing("rendering sudoku photos"));
-            rendered_cells(fonts, job.rendered_photos, job.seed, |_| {})
+            let training = DigitFonts {
+                written: written.train,
+                ..fonts.clone()
+            };
+            let (cells, used) =
+                rendered_cells(&training, &TRAIN_PAGES, job.rendered_photos, job.seed);
+            // Kept-back digits only: no handwriting font, so every handwritten cell is real writing.
+            let validating = DigitFonts {
+                handwriting: Vec::new(),
+                written: written.validation,
+                ..fonts
+            };
+            let (v_cells, _) = rendered_cells(
+                &validating,
+                &VALIDATION_PAGES,
+                VALIDATION_PAGE_COUNT,
+                !job.seed,
+            );
+            (cells, used, v_cells)
         }
-        None => (CellSet::default(), 0),
+        None => (CellSet::default(), 0, CellSet::default()),
     };
     if hand.is_empty() && other.is_empty() && rendered.is_empty() {
         return Err("no training examples (is the data folder right?)".into());
     }
+    let validation = ValidationCells {
+        photo_handwriting: v_hand,
+        photo_other: v_other,
+        written: v_written,
+    };
     // Initial weights and dropout masks come from the seed too (candle's own
     // generator is not seeded), so one command repeats bit for bit on one thread.
     let vars = VarMap::new();
@@ -404,15 +508,15 @@ pub fn train_digits(
             let done = report.step + 1;
             if done % REPORT_EVERY == 0
                 && done < job.steps
-                && let Ok(a) = accuracy(&net, &validation)
+                && let Ok(v) = validation.score(&net)
             {
-                progress(Progress::Validation(done, a));
+                progress(Progress::Validation(done, v));
             }
         },
     )
     .map_err(|e| e.to_string())?;
-    let validation_accuracy = accuracy(&net, &validation).map_err(|e| e.to_string())?;
-    progress(Progress::Validation(job.steps, validation_accuracy));
+    let scores = validation.score(&net).map_err(|e| e.to_string())?;
+    progress(Progress::Validation(job.steps, scores));
     vars.save(&job.out)
         .map_err(|e| format!("cannot write {}: {e}", job.out.display()))?;
     Ok(TrainingSummary {
@@ -420,7 +524,8 @@ pub fn train_digits(
         photos_skipped: skipped + skipped_v,
         rendered_used,
         pool_sizes: [hand.len(), other.len(), rendered.len()],
-        validation_cells: validation.len(),
-        validation_accuracy,
+        validation_cells: validation.photo_handwriting.len() + validation.photo_other.len(),
+        validation_written_cells: validation.written.len(),
+        validation: scores,
     })
 }

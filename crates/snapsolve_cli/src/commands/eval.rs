@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde_json::json;
 use snapsolve::sudoku_photo::eval::{
-    EvalPhotos, PRECISE_CORNER_CELLS, PhotoResult, evaluate_photo, selected, summarize,
+    Confusion, EvalPhotos, PRECISE_CORNER_CELLS, PhotoResult, evaluate_photo, selected, summarize,
 };
 use snapsolve::sudoku_photo::{DigitReader, read_labels};
 
@@ -91,7 +91,7 @@ pub fn run(command: EvalCommand) -> CliResult {
                 json!({"kind": kind.name(), "photos": s.photos, "grids_found": s.grids_found,
                     "cell_accuracy": s.cell_accuracy(), "grids_right": s.grids_right,
                     "median_ms": s.median_millis(), "with_corners": s.with_corners,
-                    "corners_precise": s.corners_precise})
+                    "corners_precise": s.corners_precise, "confusion": s.confusion.counts})
             })
             .collect();
         println!(
@@ -146,5 +146,43 @@ pub fn run(command: EvalCommand) -> CliResult {
             s.median_millis()
         );
     }
+    for (kind, s) in &summary {
+        print_confusion(kind.name(), &s.confusion);
+    }
     Ok(())
+}
+
+/// The confusion table of one kind and its largest mistakes.
+fn print_confusion(kind: &str, confusion: &Confusion) {
+    let name = |class: usize| {
+        if class == 0 {
+            ".".to_string()
+        } else {
+            class.to_string()
+        }
+    };
+    println!("\n{kind}: cells by label (rows) and reading (columns), . = empty");
+    let header: String = (0..10).map(|c| format!("{:>6}", name(c))).collect();
+    println!("     {header}");
+    for (truth, row) in confusion.counts.iter().enumerate() {
+        let cells: String = row.iter().map(|n| format!("{n:>6}")).collect();
+        println!("{:>4} {cells}", name(truth));
+    }
+    let mistakes = confusion.mistakes();
+    if mistakes.is_empty() {
+        println!("no mistakes");
+        return;
+    }
+    let listed: Vec<String> = mistakes
+        .iter()
+        .take(8)
+        .map(|&(t, r, n)| {
+            let word = |c: u8| match c {
+                0 => "empty".to_string(),
+                d => d.to_string(),
+            };
+            format!("{} read as {} ({n})", word(t), word(r))
+        })
+        .collect();
+    println!("largest mistakes: {}", listed.join(", "));
 }

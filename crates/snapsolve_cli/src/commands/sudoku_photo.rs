@@ -13,7 +13,8 @@ use crate::input::print_json;
 pub struct PhotoArgs {
     /// The photo (JPEG, PNG or WebP).
     pub image: PathBuf,
-    /// Print JSON: corners, digits, solution, status, doubtful cells.
+    /// Print JSON: corners, digits, solution, status, whether the reading is a
+    /// valid sudoku (and why not), doubtful cells.
     #[arg(long)]
     pub json: bool,
     /// Write the photo with the missing digits drawn in (PNG or JPEG by extension).
@@ -45,6 +46,12 @@ pub fn run(args: PhotoArgs) -> CliResult {
         (Some(d), s) => {
             println!("read:     {d}");
             println!("status:   {}", answer.status);
+            if !answer.not_a_sudoku.is_empty() {
+                println!(
+                    "no valid sudoku fits what was read ({}); the digits above are the most likely reading",
+                    answer.not_a_sudoku.join("; ")
+                );
+            }
             if let Some(s) = s {
                 println!("solution: {s}");
             }

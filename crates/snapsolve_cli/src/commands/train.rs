@@ -12,7 +12,8 @@ use crate::error::{CliError, CliResult};
 #[derive(Debug, Subcommand)]
 pub enum TrainCommand {
     /// The sudoku cell reader (empty or 1-9), from the training photos of the
-    /// shared data set and digits rendered from fonts. Uses one core.
+    /// shared data set, digits rendered from fonts and real handwritten digits
+    /// laid into rendered grids. Uses one core.
     Digits {
         /// The shared data folder (default: $SNAPSOLVE_DATA or ../shared/data).
         #[arg(long)]
@@ -21,13 +22,14 @@ pub enum TrainCommand {
         #[arg(long, default_value = "models/sudoku_digits.safetensors")]
         out: PathBuf,
         /// Optimiser steps (batches of 128 cells).
-        #[arg(long, default_value_t = 16000)]
+        #[arg(long, default_value_t = 8000)]
         steps: usize,
         /// Jittered copies of each training photo's cells.
         #[arg(long, default_value_t = 3)]
         jitters: usize,
-        /// Sudoku photos rendered from system fonts (0 = real photos only).
-        #[arg(long, default_value_t = 1500)]
+        /// Sudoku photos rendered from system fonts and real handwritten digits
+        /// (0 = real photos only).
+        #[arg(long, default_value_t = 2400)]
         rendered: usize,
         /// Seed of everything random.
         #[arg(long, default_value_t = 6)]
@@ -87,21 +89,26 @@ pub fn run(command: TrainCommand) -> CliResult {
                     bar.set_position(r.step as u64 + 1);
                     bar.set_message(format!("loss {:.3}", r.loss));
                 }
-                Progress::Validation(step, accuracy) => say(format!(
-                    "step {step:>6}: validation cells {:.2}%",
-                    100.0 * accuracy
+                Progress::Validation(step, v) => say(format!(
+                    "step {step:>6}: validation photo cells {:.2}% (their handwriting {:.2}%), kept-back written digits {:.2}%",
+                    100.0 * v.photo_cells,
+                    100.0 * v.photo_handwriting,
+                    100.0 * v.written_cells
                 )),
             })
             .map_err(CliError::failed)?;
             bar.finish_and_clear();
             let [hand, other, rendered] = summary.pool_sizes;
             println!(
-                "trained {steps} steps on {hand} handwritten + {other} other cells from {} photos ({} skipped) and {rendered} cells from {} rendered photos; validation cells {:.2}% of {}; weights in {}",
+                "trained {steps} steps on {hand} handwritten + {other} other cells from {} photos ({} skipped) and {rendered} cells from {} rendered photos; validation photo cells {:.2}% of {} (handwriting {:.2}%), kept-back written digits {:.2}% of {} cells; weights in {}",
                 summary.photos_used,
                 summary.photos_skipped,
                 summary.rendered_used,
-                100.0 * summary.validation_accuracy,
+                100.0 * summary.validation.photo_cells,
                 summary.validation_cells,
+                100.0 * summary.validation.photo_handwriting,
+                100.0 * summary.validation.written_cells,
+                summary.validation_written_cells,
                 out.display()
             );
             Ok(())

@@ -360,7 +360,7 @@ pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
         };
         let better = match next {
             Refit::Shifted(_) => {
-                fitted.evidence > first.evidence
+                fitted.evidence(gray) > first.evidence(gray)
                     && fitted.found.line_score >= first.found.line_score - LINE_SCORE_SLACK
             }
             Refit::Inside(_) => fitted.found.line_score > first.found.line_score,
@@ -404,11 +404,20 @@ enum Refit {
     Inside(Quad),
 }
 
-/// A fitted lattice and how strongly its twenty lines are lines.
+/// A fitted lattice with its curves in the rough warp.
 struct Fit {
     found: FoundGrid,
-    /// Mean strength of the twenty fitted lines ([`line_strength`]), grey levels.
-    evidence: f32,
+    rows: [[f32; 3]; 10],
+    cols: [[f32; 3]; 10],
+    to_photo: Projection,
+}
+
+impl Fit {
+    /// Mean strength of the twenty fitted lines ([`lattice_evidence`]), grey
+    /// levels; measured only when two fits are compared.
+    fn evidence(&self, gray: &GrayImage) -> f32 {
+        lattice_evidence(gray, &self.to_photo, &self.rows, &self.cols)
+    }
 }
 
 /// Mean strength of the twenty fitted lines: a lattice that put a line on a
@@ -457,7 +466,6 @@ fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
         outer_shift(gray, &to_photo, &rows, true),
         outer_shift(gray, &to_photo, &cols, false),
     );
-    let evidence = lattice_evidence(gray, &to_photo, &rows, &cols);
     let refit = if shift != (0, 0) {
         Some(Refit::Shifted(lattice.shifted_corners(shift.0, shift.1)))
     } else {
@@ -469,7 +477,15 @@ fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
         line_score,
         beside_ink,
     };
-    Some((Fit { found, evidence }, refit))
+    Some((
+        Fit {
+            found,
+            rows,
+            cols,
+            to_photo,
+        },
+        refit,
+    ))
 }
 
 #[cfg(test)]
