@@ -323,18 +323,21 @@ fn default_solver() -> Result<&'static dyn Solver, ApiError> {
     solver(DEFAULT_SOLVER).ok_or_else(|| ApiError::failed("no default solver"))
 }
 
-/// `POST /api/sudoku/solve`: a puzzle (a corrected reading) solved.
+/// `POST /api/sudoku/solve`: a puzzle (a corrected reading) solved; the answer is
+/// the JSON text `snapsolve::json` writes for the CLI, sent as it is.
 async fn sudoku_solve(
     admitted: Admitted,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let puzzle = one_puzzle(body)?;
     let solver = default_solver()?;
-    let value = blocking(admitted, move || {
+    let text = blocking(admitted, move || {
         snapsolve::json::sudoku_answer(&solve_puzzle(puzzle, solver), None)
     })
     .await?;
-    Ok(Json(value))
+    // What axum's `Json` sends for the other answers.
+    let json = HeaderValue::from_static("application/json");
+    Ok(([(header::CONTENT_TYPE, json)], text).into_response())
 }
 
 /// `POST /api/sudoku/hint`: the next logical step, with its technique.

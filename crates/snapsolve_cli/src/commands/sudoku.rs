@@ -1,6 +1,6 @@
 //! `snapsolve sudoku …`: solve, count, hint, bench.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -131,20 +131,51 @@ fn solve(args: &SolveArgs) -> CliResult {
     if answers.is_empty() {
         return Err(CliError::usage("no puzzle in the input"));
     }
-    for answer in &answers {
-        let count = args
-            .count
-            .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit));
-        if args.json {
-            print_json(&snapsolve::json::sudoku_answer(answer, count));
-        } else {
-            print_answer(answer, count, args.limit, answers.len() > 1);
-        }
+    let count = |answer: &Answer| {
+        args.count
+            .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit))
+    };
+    if args.json {
+        return write_json_lines(&answers, count);
     }
-    if !args.json && answers.len() > 1 {
+    for answer in &answers {
+        print_answer(answer, count(answer), args.limit, answers.len() > 1);
+    }
+    if answers.len() > 1 {
         print_summary(&answers, elapsed);
     }
     Ok(())
+}
+
+/// One JSON answer per line (`snapsolve::json::sudoku_answer`), gathered in a buffer
+/// written out every 64 KiB: standard output is line-buffered, and a write per
+/// puzzle made the kernel a fifth of the process on a file of easy puzzles. A reader
+/// that stops early (`| head`) ends the output quietly.
+fn write_json_lines(answers: &[Answer], count: impl Fn(&Answer) -> Option<usize>) -> CliResult {
+    const CHUNK: usize = 1 << 16;
+    let mut stdout = std::io::stdout().lock();
+    let mut buffer = Vec::with_capacity(CHUNK + 1024);
+    let mut written = Ok(());
+    for answer in answers {
+        snapsolve::json::write_sudoku_answer(&mut buffer, answer, count(answer));
+        buffer.push(b'\n');
+        if buffer.len() >= CHUNK {
+            written = stdout.write_all(&buffer);
+            buffer.clear();
+            if written.is_err() {
+                break;
+            }
+        }
+    }
+    match written
+        .and_then(|()| stdout.write_all(&buffer))
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failed(format!("cannot write the answers: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn print_answer(answer: &Answer, count: Option<usize>, limit: usize, many: bool) {
