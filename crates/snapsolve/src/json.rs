@@ -64,35 +64,64 @@ pub fn card_names(cards: &[Card]) -> Vec<String> {
     cards.iter().map(Card::to_string).collect()
 }
 
-/// One puzzle solved: `{"puzzle", "status", "solution"}`, plus `"second_solution"`
-/// when there are several, `"reasons"` in words and `"clashes"` (pairs of cells
-/// holding the same given in one unit) when there is none, and `"count"` when
-/// solutions were counted.
-pub fn sudoku_answer(answer: &Answer, count: Option<usize>) -> Value {
-    let mut value = json!({
-        "puzzle": answer.puzzle.grid.to_line(),
-        "status": answer.verdict.status(),
-        "solution": answer.verdict.solution().map(Grid::to_line),
-    });
-    if let Verdict::Multiple(_, second) = &answer.verdict {
-        value["second_solution"] = json!(second.to_line());
-    }
-    if !answer.reasons.is_empty() {
-        value["reasons"] = json!(
-            answer
-                .reasons
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-        );
-    }
+/// One puzzle solved, as one line of JSON text (no newline): `{"puzzle", "status",
+/// "solution"}`, plus `"second_solution"` when there are several, `"reasons"` in
+/// words and `"clashes"` (pairs of cells holding the same given in one unit) when
+/// there is none, and `"count"` when solutions were counted.
+pub fn sudoku_answer(answer: &Answer, count: Option<usize>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(300);
+    write_sudoku_answer(&mut out, answer, count);
+    out
+}
+
+/// Appends [`sudoku_answer`]'s text to `out`.
+///
+/// Written straight from the grids rather than through a `serde_json::Value`: the CLI
+/// writes tens of thousands of these per file, and building a map of strings per
+/// puzzle cost more than solving serg's puzzles (callgrind, the CLI on
+/// `puzzles7_serg_benchmark`: 88 M instructions for the values, 220 M for the solving).
+/// The bytes are the ones serde_json gives for the same map, keys in its sorted
+/// order (a test pins that against a serde-built value).
+pub fn write_sudoku_answer(out: &mut Vec<u8>, answer: &Answer, count: Option<usize>) {
+    out.push(b'{');
     if answer.verdict == Verdict::None {
-        add_clashes(&mut value, &answer.puzzle.grid);
+        let clashes = clash_pairs(&answer.puzzle.grid);
+        if !clashes.is_empty() {
+            out.extend_from_slice(b"\"clashes\":");
+            out.extend_from_slice(json!(clashes).to_string().as_bytes());
+            out.push(b',');
+        }
     }
     if let Some(count) = count {
-        value["count"] = json!(count);
+        out.extend_from_slice(b"\"count\":");
+        out.extend_from_slice(count.to_string().as_bytes());
+        out.push(b',');
     }
-    value
+    write_line_field(out, b"\"puzzle\":", &answer.puzzle.grid);
+    if !answer.reasons.is_empty() {
+        // Rare (puzzles with no solution) and free text: serde_json escapes it.
+        let reasons: Vec<String> = answer.reasons.iter().map(ToString::to_string).collect();
+        out.extend_from_slice(b",\"reasons\":");
+        out.extend_from_slice(json!(reasons).to_string().as_bytes());
+    }
+    if let Verdict::Multiple(_, second) = &answer.verdict {
+        write_line_field(out, b",\"second_solution\":", second);
+    }
+    match answer.verdict.solution() {
+        Some(solution) => write_line_field(out, b",\"solution\":", solution),
+        None => out.extend_from_slice(b",\"solution\":null"),
+    }
+    out.extend_from_slice(b",\"status\":\"");
+    out.extend_from_slice(answer.verdict.status().as_bytes());
+    out.extend_from_slice(b"\"}");
+}
+
+/// `key"81 characters"`: a grid's line needs no escaping (digits and dots).
+fn write_line_field(out: &mut Vec<u8>, key: &[u8], grid: &Grid) {
+    out.extend_from_slice(key);
+    out.push(b'"');
+    out.extend_from_slice(&grid.line_bytes());
+    out.push(b'"');
 }
 
 /// A sudoku photo read and solved: `{"corners", "digits", "solution", "status",
@@ -123,13 +152,19 @@ pub fn sudoku_photo(answer: &PhotoAnswer) -> Value {
 
 /// Adds `"clashes": [[cell, cell], ...]` when givens of `grid` clash.
 fn add_clashes(value: &mut Value, grid: &Grid) {
-    // Two cells in one row and one box clash in both: list each pair once.
-    let mut clashes: Vec<[usize; 2]> = find_clashes(grid).iter().map(|c| c.cells).collect();
-    clashes.sort_unstable();
-    clashes.dedup();
+    let clashes = clash_pairs(grid);
     if !clashes.is_empty() {
         value["clashes"] = json!(clashes);
     }
+}
+
+/// The pairs of cells whose givens clash, sorted, each pair once (two cells in one
+/// row and one box clash in both).
+fn clash_pairs(grid: &Grid) -> Vec<[usize; 2]> {
+    let mut clashes: Vec<[usize; 2]> = find_clashes(grid).iter().map(|c| c.cells).collect();
+    clashes.sort_unstable();
+    clashes.dedup();
+    clashes
 }
 
 /// The next step for a puzzle: `{"puzzle", "steps": [{"technique", "place",
@@ -176,4 +211,77 @@ fn round1(v: f32) -> f64 {
 /// A confidence to three places.
 fn round3(v: f32) -> f64 {
     (f64::from(v) * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::solve_puzzle;
+    use snapsolve_sudoku::{FastSolver, parse_puzzles};
+
+    /// The answer built as a serde_json map, as it was before the writer: the form
+    /// the writer's bytes must equal.
+    fn serde_form(answer: &Answer, count: Option<usize>) -> Value {
+        let mut value = json!({
+            "puzzle": answer.puzzle.grid.to_line(),
+            "status": answer.verdict.status(),
+            "solution": answer.verdict.solution().map(Grid::to_line),
+        });
+        if let Verdict::Multiple(_, second) = &answer.verdict {
+            value["second_solution"] = json!(second.to_line());
+        }
+        if !answer.reasons.is_empty() {
+            let reasons: Vec<String> = answer.reasons.iter().map(ToString::to_string).collect();
+            value["reasons"] = json!(reasons);
+        }
+        if answer.verdict == Verdict::None {
+            add_clashes(&mut value, &answer.puzzle.grid);
+        }
+        if let Some(count) = count {
+            value["count"] = json!(count);
+        }
+        value
+    }
+
+    #[test]
+    fn sudoku_answer_bytes_equal_the_serde_form() {
+        let text = "\
+# unique (a remark after the cells)
+4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... top95 #1
+# several solutions
+8.........95.......76.........426798...571243...893165......916....3.487....1.532
+# no solution, givens clash in a row and a box, and in a column
+11.................1.............................................................
+# no solution, no clash: r1c9 has no candidate
+12345678.........9...............................................................
+Grid 01
+003020600
+900305001
+001806400
+008102900
+700000008
+006708200
+002609500
+800203009
+005010300
+";
+        let puzzles = parse_puzzles(text).unwrap();
+        assert_eq!(puzzles.len(), 5);
+        let mut statuses = Vec::new();
+        for puzzle in puzzles {
+            let answer = solve_puzzle(puzzle, &FastSolver);
+            statuses.push(answer.verdict.status());
+            for count in [None, Some(0), Some(2), Some(1000)] {
+                let bytes = sudoku_answer(&answer, count);
+                let expected = serde_form(&answer, count).to_string();
+                assert_eq!(String::from_utf8(bytes).unwrap(), expected);
+            }
+        }
+        assert_eq!(statuses, ["unique", "multiple", "none", "none", "unique"]);
+        // Both kinds of "none" are covered: with clashes and with reasons only.
+        let clash = solve_puzzle(parse_puzzles(text).unwrap().remove(2), &FastSolver);
+        let written = String::from_utf8(sudoku_answer(&clash, None)).unwrap();
+        assert!(written.starts_with(r#"{"clashes":[[0,1],"#), "{written}");
+        assert!(written.contains(r#""reasons":["#), "{written}");
+    }
 }

@@ -25,7 +25,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use snapsolve::images::{Limits, decode_image};
+use snapsolve::images::{Limits, Photo, decode_photo};
 use snapsolve::set_photo::{NetworkClassifier, decode_table_photo, read_table};
 use snapsolve::sudoku::{DEFAULT_SOLVER, solve_puzzle, solver};
 use snapsolve::sudoku_photo::{DigitReader, solve_photo};
@@ -77,8 +77,8 @@ type Shared = Arc<AppState>;
 /// Every route: the page's files, and the API under time, size and admission limits.
 pub fn router(state: Shared, config: &ServeConfig) -> Router {
     let photos = Router::new()
-        .route("/api/set/photo", post(set_photo))
-        .route("/api/sudoku/photo", post(sudoku_photo))
+        .route("/api/set/photo", post(photo::<SetPhoto>))
+        .route("/api/sudoku/photo", post(photo::<SudokuPhoto>))
         .layer(DefaultBodyLimit::max(MAX_PHOTO_BYTES));
     let texts = Router::new()
         .route("/api/set/solve", post(set_solve))
@@ -204,60 +204,57 @@ fn timed_json(value: Value, stages: &[(&str, Duration)]) -> Response {
     response
 }
 
+/// How one kind of photo is read: its decoding (the SET reader decodes large JPEGs
+/// at a reduced scale) and the reading that gives its JSON answer. One handler,
+/// [`photo`], serves every kind.
+trait PhotoKind: 'static {
+    /// The image bytes decoded under the server's limits.
+    fn decode(state: &AppState, bytes: &[u8]) -> Result<Photo, ApiError>;
+    /// The photo read, as the CLI's `--json`.
+    fn read(state: &AppState, photo: Photo) -> Result<Value, ApiError>;
+}
+
 /// `POST /api/set/photo`.
-async fn set_photo(
-    State(state): State<Shared>,
-    admitted: Admitted,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    read_photo(
-        state,
-        admitted,
-        body,
-        |s, bytes| decode_table_photo(bytes, s.limits).map_err(ApiError::bad_input),
-        |s, photo| {
-            Ok(snapsolve::json::set_photo(&read_table(
-                &photo,
-                &s.classifier,
-            )))
-        },
-    )
-    .await
+struct SetPhoto;
+
+impl PhotoKind for SetPhoto {
+    fn decode(state: &AppState, bytes: &[u8]) -> Result<Photo, ApiError> {
+        decode_table_photo(bytes, state.limits).map_err(ApiError::bad_input)
+    }
+
+    fn read(state: &AppState, photo: Photo) -> Result<Value, ApiError> {
+        let reading = read_table(&photo, &state.classifier);
+        Ok(snapsolve::json::set_photo(&reading))
+    }
 }
 
 /// `POST /api/sudoku/photo`.
-async fn sudoku_photo(
+struct SudokuPhoto;
+
+impl PhotoKind for SudokuPhoto {
+    fn decode(state: &AppState, bytes: &[u8]) -> Result<Photo, ApiError> {
+        decode_photo(bytes, state.limits).map_err(ApiError::bad_input)
+    }
+
+    fn read(state: &AppState, photo: Photo) -> Result<Value, ApiError> {
+        let answer = solve_photo(&photo.image, &state.digits).map_err(ApiError::failed)?;
+        Ok(snapsolve::json::sudoku_photo(&answer))
+    }
+}
+
+/// `POST /api/{set,sudoku}/photo`: the body decoded and read on a blocking thread,
+/// the answer timed by stage.
+async fn photo<K: PhotoKind>(
     State(state): State<Shared>,
     admitted: Admitted,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    read_photo(
-        state,
-        admitted,
-        body,
-        |s, bytes| decode_image(bytes, s.limits).map_err(ApiError::bad_input),
-        |s, image| {
-            let answer = solve_photo(&image, &s.digits).map_err(ApiError::failed)?;
-            Ok(snapsolve::json::sudoku_photo(&answer))
-        },
-    )
-    .await
-}
-
-/// A photo body decoded and read on a blocking thread, the answer timed by stage.
-async fn read_photo<P: 'static>(
-    state: Shared,
-    admitted: Admitted,
-    body: Result<Bytes, BytesRejection>,
-    decode: fn(&AppState, &[u8]) -> Result<P, ApiError>,
-    read: fn(&AppState, P) -> Result<Value, ApiError>,
 ) -> Result<Response, ApiError> {
     let bytes = photo_body(body)?;
     let (value, stages) = blocking(admitted, move || {
         let start = Instant::now();
-        let picture = decode(&state, &bytes)?;
+        let photo = K::decode(&state, &bytes)?;
         let decoded = Instant::now();
-        let value = read(&state, picture)?;
+        let value = K::read(&state, photo)?;
         Ok::<_, ApiError>((
             value,
             [("decode", decoded - start), ("read", decoded.elapsed())],
@@ -323,18 +320,21 @@ fn default_solver() -> Result<&'static dyn Solver, ApiError> {
     solver(DEFAULT_SOLVER).ok_or_else(|| ApiError::failed("no default solver"))
 }
 
-/// `POST /api/sudoku/solve`: a puzzle (a corrected reading) solved.
+/// `POST /api/sudoku/solve`: a puzzle (a corrected reading) solved; the answer is
+/// the JSON text `snapsolve::json` writes for the CLI, sent as it is.
 async fn sudoku_solve(
     admitted: Admitted,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let puzzle = one_puzzle(body)?;
     let solver = default_solver()?;
-    let value = blocking(admitted, move || {
+    let text = blocking(admitted, move || {
         snapsolve::json::sudoku_answer(&solve_puzzle(puzzle, solver), None)
     })
     .await?;
-    Ok(Json(value))
+    // What axum's `Json` sends for the other answers.
+    let json = HeaderValue::from_static("application/json");
+    Ok(([(header::CONTENT_TYPE, json)], text).into_response())
 }
 
 /// `POST /api/sudoku/hint`: the next logical step, with its technique.

@@ -1,13 +1,16 @@
 //! `snapsolve sudoku …`: solve, count, hint, bench.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use serde_json::json;
 use snapsolve::json::candidate_digits;
-use snapsolve::sudoku::{Answer, DEFAULT_SOLVER, bench_text, solve_text, solver, solvers};
+use snapsolve::sudoku::{
+    Answer, DEFAULT_SOLVER, bench_text, solve_text, solve_text_with, solver, solvers,
+};
 use snapsolve_sudoku::bench::BenchConfig;
 use snapsolve_sudoku::hints::{Hint, hint};
 use snapsolve_sudoku::{Grid, Solver, Verdict, cell_name};
@@ -125,26 +128,74 @@ fn pick_solver(name: &str) -> CliResult<&'static dyn Solver> {
 fn solve(args: &SolveArgs) -> CliResult {
     let solver = pick_solver(&args.solver)?;
     let text = args.input.text()?;
+    let threads = args.threads.unwrap_or(0);
+    let count = |answer: &Answer| {
+        args.count
+            .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit))
+    };
+    if args.json {
+        return write_json_lines(&text, solver, threads, count);
+    }
     let start = Instant::now();
-    let answers = solve_text(&text, solver, args.threads.unwrap_or(0)).map_err(CliError::usage)?;
+    let answers = solve_text(&text, solver, threads).map_err(CliError::usage)?;
     let elapsed = start.elapsed();
     if answers.is_empty() {
-        return Err(CliError::usage("no puzzle in the input"));
+        return Err(no_puzzle());
     }
     for answer in &answers {
-        let count = args
-            .count
-            .then(|| solver.count_solutions(&answer.puzzle.grid, args.limit));
-        if args.json {
-            print_json(&snapsolve::json::sudoku_answer(answer, count));
-        } else {
-            print_answer(answer, count, args.limit, answers.len() > 1);
-        }
+        print_answer(answer, count(answer), args.limit, answers.len() > 1);
     }
-    if !args.json && answers.len() > 1 {
+    if answers.len() > 1 {
         print_summary(&answers, elapsed);
     }
     Ok(())
+}
+
+fn no_puzzle() -> CliError {
+    CliError::usage("no puzzle in the input")
+}
+
+/// One JSON answer per line (`snapsolve::json::sudoku_answer`), gathered in a buffer
+/// written out every 64 KiB, the answers taken a chunk at a time: standard output is
+/// line-buffered, and a write per puzzle made the kernel a fifth of the process on a
+/// file of easy puzzles. A reader that stops early (`| head`) ends the output quietly.
+fn write_json_lines(
+    text: &str,
+    solver: &dyn Solver,
+    threads: usize,
+    count: impl Fn(&Answer) -> Option<usize>,
+) -> CliResult {
+    const CHUNK: usize = 1 << 16;
+    let mut stdout = std::io::stdout().lock();
+    let mut buffer = Vec::with_capacity(CHUNK + 1024);
+    let mut written = Ok(());
+    let puzzles = solve_text_with(text, solver, threads, |answers| {
+        for answer in answers.iter() {
+            snapsolve::json::write_sudoku_answer(&mut buffer, answer, count(answer));
+            buffer.push(b'\n');
+            if buffer.len() >= CHUNK {
+                written = stdout.write_all(&buffer);
+                buffer.clear();
+                if written.is_err() {
+                    return ControlFlow::Break(());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    })
+    .map_err(CliError::usage)?;
+    if puzzles == 0 {
+        return Err(no_puzzle());
+    }
+    match written
+        .and_then(|()| stdout.write_all(&buffer))
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failed(format!("cannot write the answers: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn print_answer(answer: &Answer, count: Option<usize>, limit: usize, many: bool) {

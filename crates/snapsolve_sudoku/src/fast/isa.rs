@@ -86,6 +86,9 @@ impl Isa {
 pub(super) trait Bits {
     /// Row/box triad matrix of a band word: bit `3 * row + box`.
     fn triads(a: u32) -> usize;
+
+    /// The low eight bits of `bits`, bit `k` to the low bit of byte `k`.
+    fn spread(bits: u32) -> u64;
 }
 
 /// Table lookups: any CPU.
@@ -95,6 +98,11 @@ impl Bits for Lookup {
     #[inline(always)]
     fn triads(a: u32) -> usize {
         tables::triads(a)
+    }
+
+    #[inline(always)]
+    fn spread(bits: u32) -> u64 {
+        tables::SPREAD[(bits & 0xff) as usize]
     }
 }
 
@@ -110,6 +118,12 @@ impl Bits for Pext {
         // SAFETY: `Pext` is only used by the searches compiled with BMI2 enabled,
         // which run only where `Isa::available` found BMI2.
         unsafe { std::arch::x86_64::_pext_u32(any, tables::TRIAD_STARTS) as usize }
+    }
+
+    #[inline(always)]
+    fn spread(bits: u32) -> u64 {
+        // SAFETY: as above (BMI2).
+        unsafe { std::arch::x86_64::_pdep_u64(u64::from(bits & 0xff), tables::BYTE_LOWS) }
     }
 }
 
@@ -134,7 +148,7 @@ macro_rules! search_on {
                 let branch = match state.stall() {
                     Stall::Changed => continue,
                     Stall::Contradiction => return false,
-                    Stall::Solved => return out.found(&state),
+                    Stall::Solved => return out.found::<$bits>(&state),
                     Stall::Branch(branch) => branch,
                 };
                 let mut alternatives = branch.alternatives();
@@ -182,5 +196,28 @@ pub(super) fn solve_into(isa: Isa, puzzle: &Grid, out: &mut impl Solutions) {
         // SAFETY: as above.
         Isa::Avx2 => unsafe { solve_avx2(puzzle, out) },
         _ => solve_portable(puzzle, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_by_table_and_by_pdep_agree() {
+        for bits in 0..256u32 {
+            let spread = Lookup::spread(bits | 0x300);
+            for k in 0..8 {
+                assert_eq!(
+                    spread >> (8 * k) & 0xff,
+                    u64::from(bits >> k & 1),
+                    "{bits:#x}"
+                );
+            }
+            #[cfg(target_arch = "x86_64")]
+            if Isa::Avx2.available() {
+                assert_eq!(Pext::spread(bits | 0x300), spread, "{bits:#x}");
+            }
+        }
     }
 }

@@ -99,6 +99,7 @@ mod tables;
 
 use crate::grid::Grid;
 use crate::solver::{Solver, Verdict};
+use isa::Bits;
 pub use isa::{ISA_ENV, Isa};
 use state::State;
 
@@ -109,8 +110,9 @@ fn solve_into(puzzle: &Grid, out: &mut impl Solutions) {
 
 /// Where the search puts the solutions it finds.
 trait Solutions {
-    /// Takes a solved state; true when the search should stop.
-    fn found(&mut self, state: &State) -> bool;
+    /// Takes a solved state; true when the search should stop. `B` is the search
+    /// body's, so that reading the grid out is compiled for its instruction set.
+    fn found<B: Bits>(&mut self, state: &State) -> bool;
 
     /// Told of every guess (an alternative tried on a copy of the state); only the
     /// benchmarks listen.
@@ -125,8 +127,9 @@ struct Collect {
 }
 
 impl Solutions for Collect {
-    fn found(&mut self, state: &State) -> bool {
-        self.grids.extend(state.solution());
+    #[inline(always)]
+    fn found<B: Bits>(&mut self, state: &State) -> bool {
+        self.grids.extend(state.solution::<B>());
         self.grids.len() >= self.limit
     }
 }
@@ -139,7 +142,7 @@ struct Count {
 
 impl Solutions for Count {
     #[inline]
-    fn found(&mut self, _: &State) -> bool {
+    fn found<B: Bits>(&mut self, _: &State) -> bool {
         self.count += 1;
         self.count >= self.limit
     }
@@ -152,8 +155,8 @@ struct CountGuesses {
 }
 
 impl Solutions for CountGuesses {
-    fn found(&mut self, state: &State) -> bool {
-        self.count.found(state)
+    fn found<B: Bits>(&mut self, state: &State) -> bool {
+        self.count.found::<B>(state)
     }
 
     fn guessed(&mut self) {
@@ -169,9 +172,10 @@ struct FirstTwo {
 }
 
 impl Solutions for FirstTwo {
-    #[inline]
-    fn found(&mut self, state: &State) -> bool {
-        let grid = state.solution();
+    // Inlined into the search body, so that `pdep` in the grid's read-out is too.
+    #[inline(always)]
+    fn found<B: Bits>(&mut self, state: &State) -> bool {
+        let grid = state.solution::<B>();
         if self.first.is_none() {
             self.first = grid;
             false
