@@ -5,24 +5,27 @@
 //! folder needed.
 
 use snapsolve::set_photo::stress::{Condition, StressScore, run_condition};
+use snapsolve::set_photo::table::Finders;
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 
 /// Tables per condition (both deck editions in turn).
 const TABLES: usize = 6;
 
-/// The floor of each condition: least share of cards found and named right,
-/// most false cards over its tables. Set just under what this suite measured
-/// (see docs/evaluation.md); the goal is 98% everywhere and no false card.
+/// The floor of each condition for the default reader (threshold finder and
+/// card logit): least share of cards found and named right, most cards read
+/// where no card lies, over its tables. Set just under what this suite
+/// measured (docs/evaluation.md); the goal is 98% everywhere and no
+/// false card, so white on white and cards edge to edge are open gaps.
 fn floor(condition: Condition) -> (f64, usize) {
     match condition {
-        Condition::WhiteOnWhite => (0.0, 3),
-        Condition::LightWood => (0.9, 1),
+        Condition::WhiteOnWhite => (0.0, 0),
+        Condition::LightWood => (0.9, 0),
         Condition::ClutterNoCards => (1.0, 0),
-        Condition::CardsAmongLookalikes => (0.7, 6),
+        Condition::CardsAmongLookalikes => (0.7, 2),
         Condition::SingleCloseUp => (0.8, 0),
-        Condition::TwentyOneTouching => (0.0, 1),
-        Condition::SteepAngle => (0.65, 1),
-        Condition::DimWarm => (0.95, 1),
+        Condition::TwentyOneTouching => (0.0, 0),
+        Condition::SteepAngle => (0.65, 0),
+        Condition::DimWarm => (0.95, 0),
     }
 }
 
@@ -31,15 +34,21 @@ fn every_hard_condition_holds_its_floor() {
     let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     let mut failures = Vec::new();
     for condition in Condition::ALL {
-        let score: StressScore =
-            run_condition(condition, TABLES, classifier.as_ref(), &mut |_, _, _| {});
+        let score: StressScore = run_condition(
+            condition,
+            TABLES,
+            classifier.as_ref(),
+            Finders::Threshold,
+            &mut |_, _, _| {},
+        );
         let (accuracy, false_cards) = floor(condition);
         eprintln!(
-            "{:<24} {} cards: right {} ({:.1}%), false {}",
+            "{:<24} {} cards: right {} ({:.1}%), misplaced {}, false {}",
             condition.name(),
             score.cards,
             score.right,
             100.0 * score.card_accuracy(),
+            score.misplaced,
             score.false_cards
         );
         if score.card_accuracy() < accuracy || score.false_cards > false_cards {

@@ -18,7 +18,7 @@
 //!
 //! Every convolution is 3x3 with padding 1 and a bias, followed by ReLU
 //! (not the head); no batch normalisation, so inference is plain
-//! convolutions (`cpu_inference`, ~80M multiply-adds for 256x192).
+//! convolutions (`cpu_inference`, ~90M multiply-adds for 256x192).
 //! Candle trains it; [`DetectorInference`] runs it.
 
 use candle_core::{D, Result, Tensor};

@@ -386,9 +386,14 @@ const LEVEL_FACTORS: [f32; 4] = [1.0, 0.75, 1.25, 0.5];
 /// Reading order: rows of cards top to bottom (rows a card's short side
 /// apart, for cards of `card_area`), then left to right.
 pub fn sort_in_reading_order(quads: &mut [Quad], card_area: f32) {
+    sort_in_reading_order_by(quads, card_area, |q| q);
+}
+
+/// [`sort_in_reading_order`] for items that carry a card outline.
+pub fn sort_in_reading_order_by<T>(items: &mut [T], card_area: f32, quad: impl Fn(&T) -> &Quad) {
     let row_height = (card_area / 1.56).sqrt().max(1.0);
-    quads.sort_by(|a, b| {
-        let (ca, cb) = (a.centre(), b.centre());
+    items.sort_by(|a, b| {
+        let (ca, cb) = (quad(a).centre(), quad(b).centre());
         let (ra, rb) = ((ca[1] / row_height).floor(), (cb[1] / row_height).floor());
         ra.total_cmp(&rb).then(ca[0].total_cmp(&cb[0]))
     });

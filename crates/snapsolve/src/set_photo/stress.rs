@@ -10,11 +10,11 @@
 
 use image::RgbImage;
 use snapsolve_synth::{Edition, Lighting, Surface, Table, TableSpec, render_table};
-use snapsolve_vision::Photo;
+use snapsolve_vision::{Photo, Quad};
 
 use super::classify::CardClassifier;
 use super::example::seeded_cards;
-use super::table::{TableReading, read_table};
+use super::table::{Finders, TableReading, read_table_with};
 
 /// One named hard condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +116,8 @@ pub struct StressScore {
     pub found: usize,
     /// Of those, named right.
     pub right: usize,
+    /// Cards read on a true card but with an outline too far off to count as found.
+    pub misplaced: usize,
     /// Cards read where no true card lies.
     pub false_cards: usize,
     /// Tables with every card right and no false card.
@@ -136,24 +138,26 @@ impl StressScore {
         self.cards += other.cards;
         self.found += other.found;
         self.right += other.right;
+        self.misplaced += other.misplaced;
         self.false_cards += other.false_cards;
         self.tables_right += other.tables_right;
     }
 }
 
-/// Renders and reads `tables` tables of `condition`; `look(index, picture,
-/// reading)` sees each picture and reading (to draw them).
+/// Renders and reads `tables` tables of `condition` with `finders`;
+/// `look(index, picture, reading)` sees each picture and reading (to draw them).
 pub fn run_condition(
     condition: Condition,
     tables: usize,
     classifier: &dyn CardClassifier,
+    finders: Finders,
     look: &mut dyn FnMut(usize, &RgbImage, &TableReading),
 ) -> StressScore {
     let mut total = StressScore::default();
     for index in 0..tables {
         let table = render_table(&condition.spec(index));
         let photo = Photo::from_upright(table.image.clone());
-        let reading = read_table(&photo, classifier);
+        let reading = read_table_with(&photo, classifier, finders);
         look(index, &photo.image, &reading);
         total.add(&score_table(&reading, &table, 0.08));
     }
@@ -162,7 +166,8 @@ pub fn run_condition(
 
 /// Scores a reading against the rendered truth: a true card is found when a
 /// read card has every corner within `tolerance` card widths of its own
-/// (each read card matches at most one true card).
+/// (each read card matches at most one true card); a read card left over is
+/// misplaced when its centre lies on a true card, false otherwise.
 pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> StressScore {
     let mut used = vec![false; reading.cards.len()];
     let (mut found, mut right) = (0, 0);
@@ -177,14 +182,29 @@ pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> Str
             right += usize::from(card.card == placed.card);
         }
     }
-    let false_cards = used.iter().filter(|u| !**u).count();
+    let (mut misplaced, mut false_cards) = (0, 0);
+    for (card, _) in reading.cards.iter().zip(&used).filter(|(_, used)| !**used) {
+        let centre = card.stored.centre();
+        let on_a_card = table.cards.iter().any(|placed| {
+            Quad {
+                corners: placed.corners,
+            }
+            .contains(centre)
+        });
+        if on_a_card {
+            misplaced += 1;
+        } else {
+            false_cards += 1;
+        }
+    }
     StressScore {
         tables: 1,
         cards: table.cards.len(),
         found,
         right,
+        misplaced,
         false_cards,
-        tables_right: usize::from(right == table.cards.len() && false_cards == 0),
+        tables_right: usize::from(right == table.cards.len() && misplaced + false_cards == 0),
     }
 }
 

@@ -7,6 +7,7 @@ use clap::Args;
 use serde_json::json;
 use snapsolve::set_photo::draw_answer;
 use snapsolve::set_photo::stress::{Condition, StressScore, run_condition};
+use snapsolve::set_photo::table::Finders;
 
 use super::set_photo::classifier;
 use crate::error::{CliError, CliResult};
@@ -25,6 +26,9 @@ pub struct StressArgs {
     /// Which classifier names the cards.
     #[arg(long, default_value = snapsolve::set_photo::DEFAULT_CLASSIFIER)]
     classifier: String,
+    /// Add the cards the learned detector sees and the threshold finder missed.
+    #[arg(long)]
+    detector: bool,
     /// Write every table with the answer drawn on it into this folder, to look at.
     #[arg(long, value_name = "DIR")]
     pictures: Option<PathBuf>,
@@ -51,6 +55,11 @@ pub fn run(args: &StressArgs) -> CliResult {
         Some(c) => vec![c],
         None => Condition::ALL.to_vec(),
     };
+    let finders = if args.detector {
+        Finders::WithDetector
+    } else {
+        Finders::Threshold
+    };
     let mut rows = Vec::new();
     for condition in conditions {
         let mut write_error = None;
@@ -58,6 +67,7 @@ pub fn run(args: &StressArgs) -> CliResult {
             condition,
             args.tables.into(),
             classifier.as_ref(),
+            finders,
             &mut |i, image, reading| {
                 let Some(dir) = &args.pictures else { return };
                 let mut picture = image.clone();
@@ -81,7 +91,7 @@ pub fn run(args: &StressArgs) -> CliResult {
             rows.iter()
                 .map(|(c, s)| json!({
                     "condition": c.name(), "tables": s.tables, "cards": s.cards, "found": s.found,
-                    "right": s.right, "false_cards": s.false_cards, "tables_right": s.tables_right,
+                    "right": s.right, "misplaced": s.misplaced, "false_cards": s.false_cards, "tables_right": s.tables_right,
                     "card_accuracy": s.card_accuracy(),
                 }))
                 .collect::<Vec<_>>()
@@ -92,13 +102,14 @@ pub fn run(args: &StressArgs) -> CliResult {
 
 fn print_row(condition: Condition, s: &StressScore) {
     println!(
-        "{:<24} {:>3} tables {:>4} cards: found {:>4}, right {:>4} ({:6.2}%), false {:>3}, tables all right {}/{}",
+        "{:<24} {:>3} tables {:>4} cards: found {:>4}, right {:>4} ({:6.2}%), misplaced {:>3}, false {:>3}, tables all right {}/{}",
         condition.name(),
         s.tables,
         s.cards,
         s.found,
         s.right,
         100.0 * s.card_accuracy(),
+        s.misplaced,
         s.false_cards,
         s.tables_right,
         s.tables

@@ -6,7 +6,9 @@ use clap::Args;
 use serde_json::json;
 use snapsolve::images::{Limits, Photo};
 use snapsolve::set_photo::example::{EXAMPLE_SEED, example_photo};
-use snapsolve::set_photo::table::{TableReading, draw_answer, read_table, read_table_photo};
+use snapsolve::set_photo::table::{
+    Finders, TableReading, draw_answer, read_table_photo, read_table_with,
+};
 use snapsolve::set_photo::{
     CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, read_card_image,
 };
@@ -34,6 +36,11 @@ pub struct PhotoArgs {
     /// Which classifier names the cards.
     #[arg(long, default_value = DEFAULT_CLASSIFIER)]
     classifier: String,
+    /// Also look for cards with the learned detector (experimental: better on
+    /// white tables and cards edge to edge in rendered tests, but it can take
+    /// printed paper for a card).
+    #[arg(long)]
+    detector: bool,
 }
 
 /// Arguments of `set card`.
@@ -79,7 +86,12 @@ pub fn photo(args: &PhotoArgs) -> CliResult {
     for warning in &photo.warnings {
         eprintln!("warning: {name}: {warning}");
     }
-    let reading = read_table(&photo, classifier.as_ref());
+    let finders = if args.detector {
+        Finders::WithDetector
+    } else {
+        Finders::Threshold
+    };
+    let reading = read_table_with(&photo, classifier.as_ref(), finders);
     if let Some(out) = &args.out {
         write_answer(&photo, &reading, args.max_sets, out)?;
     }
