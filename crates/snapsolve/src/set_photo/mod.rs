@@ -25,6 +25,35 @@ pub fn read_card_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeEr
     read_image(path, limits).map(|image| snapsolve_vision::crop::canonical_card(&image))
 }
 
+/// Reads a picture of one card, cut tightly or loosely (what `snapsolve set
+/// card` is given): see [`card_in_picture`].
+pub fn read_any_card_image(path: &Path, limits: Limits) -> Result<RgbImage, DecodeError> {
+    read_image(path, limits).map(|image| card_in_picture(&image))
+}
+
+/// A picture's share of area a card found in it must cover to be the card
+/// the picture shows; above the upper bound the picture is the card itself.
+const LOOSE_CARD_SHARE: std::ops::Range<f32> = 0.2..0.9;
+
+/// The upright crop of the card a picture shows: when the card finder sees
+/// exactly one card taking 20-90% of the picture (a loose crop, with table
+/// around it), that card cut out of it; otherwise the whole picture (a
+/// tight crop), as [`read_card_image`] takes it.
+pub fn card_in_picture(image: &RgbImage) -> RgbImage {
+    let finder = snapsolve_vision::CardFinder {
+        max_area_fraction: LOOSE_CARD_SHARE.end,
+        ..snapsolve_vision::CardFinder::default()
+    };
+    let area = (image.width() as f32 * image.height() as f32).max(1.0);
+    match finder.find(image).as_slice() {
+        [quad] if LOOSE_CARD_SHARE.contains(&(quad.area() / area)) => {
+            snapsolve_vision::crop::card_crop(image, quad)
+                .unwrap_or_else(|| snapsolve_vision::crop::canonical_card(image))
+        }
+        _ => snapsolve_vision::crop::canonical_card(image),
+    }
+}
+
 /// Names accepted by [`classifier_by_name`].
 pub const CLASSIFIERS: [&str; 2] = ["features", "network"];
 

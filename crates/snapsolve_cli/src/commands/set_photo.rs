@@ -10,7 +10,7 @@ use snapsolve::set_photo::table::{
     Finders, TableReading, draw_answer, read_table_photo, read_table_with,
 };
 use snapsolve::set_photo::{
-    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, read_card_image,
+    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, read_any_card_image,
 };
 
 use crate::error::{CliError, CliResult};
@@ -159,7 +159,7 @@ pub fn card(args: &CardArgs) -> CliResult {
     let mut crops = Vec::with_capacity(args.images.len());
     for path in &args.images {
         crops.push(
-            read_card_image(path, Limits::default())
+            read_any_card_image(path, Limits::default())
                 .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?,
         );
     }
