@@ -56,7 +56,10 @@ fn comb_span(profile: &[f32]) -> (f32, f32) {
     // tooth, so among combs that touch the same lines the one through their
     // middles wins.
     let tooth = |pos: f32| -> f32 {
-        let p = pos.round() as i64;
+        // `pos.round()` for `pos` >= 0 (teeth start at offset 0), without the
+        // libm call `round` is on baseline x86-64: the fraction is exact.
+        let whole = pos as i64;
+        let p = whole + i64::from(pos - whole as f32 >= 0.5);
         (p - 1..=p + 1)
             .filter(|q| (0..profile.len() as i64).contains(q))
             .map(|q| profile[q as usize] * (1.0 - 0.25 * (q as f32 - pos).abs()))
