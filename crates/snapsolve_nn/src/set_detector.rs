@@ -25,6 +25,7 @@ use candle_core::{D, Result, Tensor};
 use candle_nn::{Conv2d, Conv2dConfig, Module, VarBuilder};
 
 use crate::cpu_inference::{Conv3x3, Planes, max_pool2};
+use crate::train_stream::softplus_tail;
 
 /// Output channels: paper, then core.
 pub const OUTPUTS: usize = 2;
@@ -120,10 +121,10 @@ fn up2(x: &Tensor) -> Result<Tensor> {
 /// (cores cover a few percent of a picture).
 pub fn detector_loss(logits: &Tensor, targets: &Tensor, positive_weight: f64) -> Result<Tensor> {
     let x = logits;
-    let softplus_tail = x.abs()?.neg()?.exp()?.affine(1.0, 1.0)?.log()?;
+    let tail = softplus_tail(x)?;
     // ln(1 + e^x) and ln(1 + e^-x), stably.
-    let log_one_plus_exp = (x.relu()? + &softplus_tail)?;
-    let log_one_plus_exp_neg = (x.neg()?.relu()? + &softplus_tail)?;
+    let log_one_plus_exp = (x.relu()? + &tail)?;
+    let log_one_plus_exp_neg = (x.neg()?.relu()? + &tail)?;
     let positive = (targets * log_one_plus_exp_neg)?.affine(positive_weight, 0.0)?;
     let negative = (targets.affine(-1.0, 1.0)? * log_one_plus_exp)?;
     (positive + negative)?.mean_all()

@@ -138,8 +138,13 @@ pub fn masked_multi_head_cross_entropy(
 /// candle's own takes the log of a sigmoid, which is minus infinity once a
 /// logit passes about -17.
 pub fn binary_cross_entropy_with_logits(x: &Tensor, t: &Tensor) -> Result<Tensor> {
-    let softplus_tail = x.abs()?.neg()?.exp()?.affine(1.0, 1.0)?.log()?;
-    ((x.relu()? - (x * t)?)? + softplus_tail)?.mean_all()
+    ((x.relu()? - (x * t)?)? + softplus_tail(x)?)?.mean_all()
+}
+
+/// `ln(1 + e^-|x|)`, the part of `ln(1 + e^x) = max(x, 0) + ln(1 + e^-|x|)`
+/// that never overflows.
+pub fn softplus_tail(x: &Tensor) -> Result<Tensor> {
+    x.abs()?.neg()?.exp()?.affine(1.0, 1.0)?.log()
 }
 
 /// Per-head softmax probabilities: `(batch, heads * classes)` logits to `(batch, heads, classes)`.

@@ -187,32 +187,62 @@ impl CropSpoiler {
     pub fn apply(self, crop: &RgbImage) -> RgbImage {
         let (w, h) = crop.dimensions();
         match self {
-            CropSpoiler::MotionBlur => RgbImage::from_fn(w, h, |x, y| {
-                let mut sum = [0u32; 3];
-                for dx in -4i64..=4 {
-                    let sx = (x as i64 + dx).clamp(0, w as i64 - 1) as u32;
-                    for (s, v) in sum.iter_mut().zip(crop.get_pixel(sx, y).0) {
-                        *s += u32::from(v);
-                    }
-                }
-                image::Rgb(sum.map(|s| (s / 9) as u8))
-            }),
-            CropSpoiler::Defocus => imageproc::filter::gaussian_blur_f32(crop, 2.5),
-            CropSpoiler::LowResolution => {
-                let small = resize(crop, 40, 62, FilterType::Triangle);
-                resize(&small, w, h, FilterType::Triangle)
+            CropSpoiler::MotionBlur => {
+                let smeared = smear(crop.as_raw(), w as usize, 9, (1, 0));
+                RgbImage::from_raw(w, h, smeared).unwrap_or_else(|| crop.clone())
             }
+            CropSpoiler::Defocus => imageproc::filter::gaussian_blur_f32(crop, 2.5),
+            CropSpoiler::LowResolution => shrink_and_grow(crop, 40, 62),
             CropSpoiler::WashedOut => {
                 let mut out = crop.clone();
-                for p in out.pixels_mut() {
-                    let grey = p.0.iter().map(|&v| f32::from(v)).sum::<f32>() / 3.0;
-                    for v in p.0.iter_mut() {
-                        let c = 0.5 * f32::from(*v) + 0.5 * grey;
-                        *v = (0.75 * c + 0.25 * 235.0).round() as u8;
-                    }
-                }
+                wash_out(&mut out, 0.5, 0.25);
                 out
             }
+        }
+    }
+}
+
+/// The mean of `taps` pixels along direction `(dx, dy)` centred on each pixel
+/// of interleaved RGB rows `width` long (a phone moving while the shutter is
+/// open), clamped at the borders. Shared with the card network's training
+/// (`train::card_augment`), which draws the taps and direction at random.
+pub fn smear(pixels: &[u8], width: usize, taps: i64, (dx, dy): (i64, i64)) -> Vec<u8> {
+    let height = pixels.len() / (3 * width).max(1);
+    let mut out = vec![0u8; pixels.len()];
+    for y in 0..height as i64 {
+        for x in 0..width as i64 {
+            let mut sum = [0u32; 3];
+            for t in 0..taps {
+                let sx = (x + dx * (t - taps / 2)).clamp(0, width as i64 - 1) as usize;
+                let sy = (y + dy * (t - taps / 2)).clamp(0, height as i64 - 1) as usize;
+                let i = 3 * (sy * width + sx);
+                for k in 0..3 {
+                    sum[k] += u32::from(pixels[i + k]);
+                }
+            }
+            let o = 3 * (y as usize * width + x as usize);
+            for k in 0..3 {
+                out[o + k] = (sum[k] / taps as u32) as u8;
+            }
+        }
+    }
+    out
+}
+
+/// Shrunk to `width` x `height` and grown back: a card that few pixels wide.
+pub fn shrink_and_grow(image: &RgbImage, width: u32, height: u32) -> RgbImage {
+    let small = snapsolve_vision::resample::resize_triangle(image, width.max(1), height.max(1));
+    snapsolve_vision::resample::resize_triangle(&small, image.width(), image.height())
+}
+
+/// Colour drained by `drain` towards grey and the whole lifted by `lift`
+/// towards white (235): an over-exposed cheap camera.
+pub fn wash_out(pixels: &mut [u8], drain: f32, lift: f32) {
+    for p in pixels.chunks_exact_mut(3) {
+        let grey = (f32::from(p[0]) + f32::from(p[1]) + f32::from(p[2])) / 3.0;
+        for v in p.iter_mut() {
+            let c = f32::from(*v) * (1.0 - drain) + grey * drain;
+            *v = (c * (1.0 - lift) + 235.0 * lift).round().clamp(0.0, 255.0) as u8;
         }
     }
 }

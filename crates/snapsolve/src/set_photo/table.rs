@@ -111,16 +111,22 @@ const CUT_OFF_AREA: f32 = 0.85;
 /// picture: along an edge and clearly smaller than the median card (or, with
 /// no other card to compare, far from a card's long-over-short ratio of 1.56).
 fn split_cut_off(quads: Vec<Quad>, width: u32, height: u32) -> (Vec<Quad>, Vec<Quad>) {
-    let mut areas: Vec<f32> = quads.iter().map(Quad::area).collect();
-    areas.sort_by(f32::total_cmp);
-    let median = areas.get(areas.len() / 2).copied();
+    let median = median_area(quads.iter());
+    let several = quads.len() > 1;
     quads.into_iter().partition(|quad| {
         !runs_along_edge(quad, width, height)
             || match median {
-                Some(median) if areas.len() > 1 => quad.area() >= CUT_OFF_AREA * median,
+                Some(median) if several => quad.area() >= CUT_OFF_AREA * median,
                 _ => (1.35..=1.8).contains(&quad.aspect()),
             }
     })
+}
+
+/// The median area of some outlines, `None` for none.
+fn median_area<'a>(quads: impl Iterator<Item = &'a Quad>) -> Option<f32> {
+    let mut areas: Vec<f32> = quads.map(Quad::area).collect();
+    areas.sort_by(f32::total_cmp);
+    areas.get(areas.len() / 2).copied()
 }
 
 /// JPEGs are decoded at a reduced scale that keeps their longer side at
@@ -192,10 +198,11 @@ pub fn read_table_with(
             reading.is_card(threshold)
         })
         .collect();
-    let mut areas: Vec<f32> = kept.iter().map(|(q, _)| q.area()).collect();
-    areas.sort_by(f32::total_cmp);
-    let typical = areas.get(areas.len() / 2).copied().unwrap_or(1.0);
-    sort_in_reading_order_by(&mut kept, typical, |(quad, _)| quad);
+    // The finder returns its cards in reading order; the detector's come after them.
+    if !detected.is_empty() {
+        let typical = median_area(kept.iter().map(|(quad, _)| quad)).unwrap_or(1.0);
+        sort_in_reading_order_by(&mut kept, typical, |(quad, _)| quad);
+    }
     let (quads, readings) = kept.into_iter().unzip();
     let mut reading = assemble_reading(photo, quads, readings);
     reading.not_cards = candidates - reading.cards.len();

@@ -11,6 +11,8 @@ use image::RgbImage;
 use rand::Rng;
 use rand::rngs::StdRng;
 
+use crate::set_photo::distort::{shrink_and_grow, smear, wash_out};
+
 /// Share of crops spoilt the way video frames are (one spoiler each).
 const VIDEO_SHARE: f64 = 0.5;
 
@@ -54,31 +56,11 @@ fn mirror(pixels: &mut [u8], width: usize) {
     }
 }
 
-/// The mean of `taps` pixels along a line in a random direction (a phone
-/// moving while the shutter is open), clamped at the borders.
+/// A random smear (2-5 taps, one of four directions): [`smear`].
 fn motion_blur(pixels: &[u8], width: usize, rng: &mut StdRng) -> Vec<u8> {
-    let height = pixels.len() / (3 * width);
     let taps = rng.random_range(2..=5i64);
-    let (dx, dy): (i64, i64) = [(1, 0), (0, 1), (1, 1), (1, -1)][rng.random_range(0..4)];
-    let mut out = vec![0u8; pixels.len()];
-    for y in 0..height as i64 {
-        for x in 0..width as i64 {
-            let mut sum = [0u32; 3];
-            for t in 0..taps {
-                let sx = (x + dx * (t - taps / 2)).clamp(0, width as i64 - 1) as usize;
-                let sy = (y + dy * (t - taps / 2)).clamp(0, height as i64 - 1) as usize;
-                let i = 3 * (sy * width + sx);
-                for k in 0..3 {
-                    sum[k] += u32::from(pixels[i + k]);
-                }
-            }
-            let o = 3 * (y as usize * width + x as usize);
-            for k in 0..3 {
-                out[o + k] = (sum[k] / taps as u32) as u8;
-            }
-        }
-    }
-    out
+    let direction = [(1, 0), (0, 1), (1, 1), (1, -1)][rng.random_range(0..4)];
+    smear(pixels, width, taps, direction)
 }
 
 /// A 3x3 mean: a card slightly out of focus.
@@ -113,26 +95,18 @@ fn low_resolution(pixels: Vec<u8>, width: usize, rng: &mut StdRng) -> Vec<u8> {
         return pixels;
     };
     let f = rng.random_range(0.5..0.85f32);
-    let small = snapsolve_vision::resample::resize_triangle(
-        &image,
+    let small = (
         ((width as f32 * f) as u32).max(4),
         ((height as f32 * f) as u32).max(4),
     );
-    snapsolve_vision::resample::resize_triangle(&small, width as u32, height as u32).into_raw()
+    shrink_and_grow(&image, small.0, small.1).into_raw()
 }
 
-/// Colour drained towards grey and the whole crop lifted towards white: an
-/// over-exposed frame from a cheap camera.
+/// Colour drained 20-60% towards grey, lifted up to 35% towards white: [`wash_out`].
 fn washed_out(mut pixels: Vec<u8>, rng: &mut StdRng) -> Vec<u8> {
     let drain = rng.random_range(0.2..0.6f32);
     let lift = rng.random_range(0.0..0.35f32);
-    for p in pixels.chunks_exact_mut(3) {
-        let grey = (f32::from(p[0]) + f32::from(p[1]) + f32::from(p[2])) / 3.0;
-        for v in p.iter_mut() {
-            let c = f32::from(*v) * (1.0 - drain) + grey * drain;
-            *v = (c * (1.0 - lift) + 235.0 * lift).round().clamp(0.0, 255.0) as u8;
-        }
-    }
+    wash_out(&mut pixels, drain, lift);
     pixels
 }
 

@@ -139,9 +139,12 @@ pub fn train_set_detector(
     let (x, y) = tensors(&validation)?;
     let agreement = pixel_agreement(&net.forward(&x)?, &y)?.to_vec1::<f32>()?;
     let inference = net.to_inference()?;
-    let core_grow = calibrate_grow(&inference, &validation);
+    // The net runs once over the validation tables; growing a blob's
+    // rectangle is scaling it about its centre.
+    let blobs = blobs_on_cards(&inference, &validation);
+    let core_grow = calibrate_grow(&blobs);
     let (validation_cards, validation_corner_error) =
-        outline_quality(&inference, &validation, core_grow);
+        outline_quality(&blobs, &validation, core_grow);
     save_with_grow(&varmap, core_grow, &spec.out)?;
     let tail = &losses[losses.len().saturating_sub(100)..];
     Ok(DetectorReport {
@@ -158,13 +161,13 @@ pub fn train_set_detector(
 fn blobs_on_cards<'a>(
     net: &DetectorInference,
     scenes: &'a [Scene],
-    grow: f32,
 ) -> Vec<(Quad, &'a [[f32; 2]; 4])> {
     let mut out = Vec::new();
     for scene in scenes {
         let map = core_map(net, &scene.pixels, DETECTOR_WIDTH, DETECTOR_HEIGHT);
-        for blob in quads_from_cores(&map, CORE_LEVEL, grow) {
-            if let Some(card) = scene.cards.iter().find(|c| inside(c, blob.centre())) {
+        for blob in quads_from_cores(&map, CORE_LEVEL, 1.0) {
+            let on = |c: &&[[f32; 2]; 4]| Quad { corners: **c }.contains(blob.centre());
+            if let Some(card) = scene.cards.iter().find(on) {
                 out.push((blob, card));
             }
         }
@@ -172,11 +175,11 @@ fn blobs_on_cards<'a>(
     out
 }
 
-/// The median of sqrt(card area / blob area) over the validation scenes.
-fn calibrate_grow(net: &DetectorInference, scenes: &[Scene]) -> f32 {
-    let mut ratios: Vec<f32> = blobs_on_cards(net, scenes, 1.0)
-        .into_iter()
-        .map(|(blob, card)| (Quad { corners: *card }.area() / blob.area().max(1e-3)).sqrt())
+/// The median of sqrt(card area / blob area) over the blobs on cards.
+fn calibrate_grow(blobs: &[(Quad, &[[f32; 2]; 4])]) -> f32 {
+    let mut ratios: Vec<f32> = blobs
+        .iter()
+        .map(|(blob, card)| (Quad { corners: **card }.area() / blob.area().max(1e-3)).sqrt())
         .collect();
     ratios.sort_by(f32::total_cmp);
     ratios
@@ -186,17 +189,24 @@ fn calibrate_grow(net: &DetectorInference, scenes: &[Scene]) -> f32 {
 }
 
 /// Cards with a blob on them (of all) and the median corner error of the
-/// grown outlines, in card widths.
-fn outline_quality(net: &DetectorInference, scenes: &[Scene], grow: f32) -> ((usize, usize), f32) {
-    let found = blobs_on_cards(net, scenes, grow);
-    let mut errors: Vec<f32> = found
+/// blobs grown by `grow`, in card widths.
+fn outline_quality(
+    blobs: &[(Quad, &[[f32; 2]; 4])],
+    scenes: &[Scene],
+    grow: f32,
+) -> ((usize, usize), f32) {
+    let mut errors: Vec<f32> = blobs
         .iter()
-        .map(|(q, card)| corner_error(&q.corners, card) / card_width(card).max(1e-3))
+        .map(|(blob, card)| {
+            let [cx, cy] = blob.centre();
+            let grown = blob.map(|[x, y]| [cx + (x - cx) * grow, cy + (y - cy) * grow]);
+            corner_error(&grown.corners, card) / card_width(card).max(1e-3)
+        })
         .collect();
     errors.sort_by(f32::total_cmp);
     let cards = scenes.iter().map(|s| s.cards.len()).sum();
     let median = errors.get(errors.len() / 2).copied().unwrap_or(f32::NAN);
-    ((found.len(), cards), median)
+    ((blobs.len(), cards), median)
 }
 
 /// The weights and the grow factor in one safetensors file.
@@ -381,24 +391,14 @@ fn fill_quad(plane: &mut [f32], width: usize, height: usize, quad: &[[f32; 2]; 4
         .fold(f32::INFINITY, f32::min)
         .max(0.0) as usize;
     let max_y = (quad.iter().map(|p| p[1]).fold(0.0f32, f32::max).ceil() as usize).min(height);
+    let quad = Quad { corners: *quad };
     for y in min_y..max_y {
         for x in min_x..max_x {
-            if inside(quad, [x as f32 + 0.5, y as f32 + 0.5]) {
+            if quad.contains([x as f32 + 0.5, y as f32 + 0.5]) {
                 plane[y * width + x] = 1.0;
             }
         }
     }
-}
-
-/// Whether `p` is inside the convex quadrilateral (either winding).
-fn inside(quad: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
-    let sides: Vec<f32> = (0..4)
-        .map(|i| {
-            let (a, b) = (quad[i], quad[(i + 1) % 4]);
-            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
-        })
-        .collect();
-    sides.iter().all(|&s| s >= 0.0) || sides.iter().all(|&s| s <= 0.0)
 }
 
 #[cfg(test)]
@@ -429,8 +429,8 @@ mod tests {
         let q = [[0.0, 0.0], [4.0, 0.0], [4.0, 6.0], [0.0, 6.0]];
         let r = [q[3], q[2], q[1], q[0]];
         for quad in [q, r] {
-            assert!(inside(&quad, [2.0, 3.0]));
-            assert!(!inside(&quad, [5.0, 3.0]));
+            assert!(Quad { corners: quad }.contains([2.0, 3.0]));
+            assert!(!Quad { corners: quad }.contains([5.0, 3.0]));
         }
     }
 }
