@@ -25,8 +25,9 @@ fn loosely_cropped_cards_are_named() {
         right += usize::from(read == Some(card));
     }
     eprintln!("loose crops: {right} of {} named right", cards.len());
-    // Floor just under what this test measured: 19 of 24 (12 at 80%, 12 at
-    // 50%). The whole picture given to the network, as before
-    // `card_in_picture`, named 7 of 24 at the 80% framing alone.
-    assert!(right >= 18, "{right} of {} named right", cards.len());
+    // Floor just under what this test measured: 23 of 24 (12 at 80%, 12 at
+    // 50%; 19 before the finder's pale-desk passes). The whole picture given
+    // to the network, as before `card_in_picture`, named 7 of 24 at the 80%
+    // framing alone.
+    assert!(right >= 22, "{right} of {} named right", cards.len());
 }

@@ -11,18 +11,24 @@
 //!    (a grey opening of the whiteness, which equals opening every mask cut from it);
 //! 4. fit a quadrilateral to every outer contour ([`crate::quad::fit_quad`]) and
 //!    keep those that look like a card: convex, filled by the contour, with a
-//!    card's aspect ratio, and of a size consistent with the other cards;
+//!    card's aspect ratio (on the picture, or in space through a guessed
+//!    camera for a card foreshortened by a steep view, [`crate::quad::Camera`]),
+//!    and of a size consistent with the cards around it ([`typical`]);
 //! 5. a blob that is too big to be one card (cards that touch along a side) is
 //!    eroded until it falls apart, and each part is grown back and tried again;
 //! 6. a quadrilateral shaped like two cards side by side (cards that overlap,
 //!    which no erosion parts) is cut at the seam between them ([`double`]).
-//! 7. steps 2-6 run at four threshold levels, and once more with the thin
-//!    dark seams between cards laid close together cut; where passes disagree
-//!    about a card, the outline with the sharper edges wins ([`edges`]).
+//! 7. steps 2-6 run at four threshold levels, once more with the thin dark
+//!    seams between cards laid close together cut, once at Otsu's level of
+//!    the bright pixels alone (cards whiter than a pale desk), and once on the
+//!    whiteness above its local mean (a white desk that darkens from one side
+//!    to the other); where passes disagree about a card, the outline with the
+//!    sharper edges wins ([`edges`]).
 //!
 //! The size of a typical card, which every candidate is measured against,
-//! comes from the pass with the most cards of one size; blobs lying inside
-//! another blob's outline (the paper inside an open symbol) never count.
+//! comes from the pass with the most cards of one size, and follows the
+//! table's perspective where enough cards show it; blobs lying inside another
+//! blob's outline (the paper inside an open symbol) never count.
 //!
 //! The quadrilaterals are returned in the coordinates of the photo given.
 
@@ -32,6 +38,7 @@ mod edges;
 mod nested;
 pub mod refine;
 mod seams;
+mod typical;
 
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::geometry::contour_area;
@@ -39,9 +46,10 @@ use imageproc::point::Point;
 
 use crate::contours::{outer_contours, outer_contours_above};
 use crate::morphology::{dilate, erode, open_gray};
-use crate::quad::{Quad, fit_quad};
+use crate::quad::{Camera, Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
 use crate::threshold::{balanced_whiteness_with_histogram, otsu_level_of};
+use typical::{Found, Typical, median};
 
 /// What counts as a card, and how hard to look.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +62,10 @@ pub struct CardFinder {
     pub max_area_fraction: f32,
     /// Accepted range of long side over short side (a SET card is 1.56; tilt changes it).
     pub aspect: (f32, f32),
+    /// Accepted range of a card's true long side over short side, measured
+    /// through a guessed camera ([`Camera`]), for a card whose picture is too
+    /// square or too long for `aspect`: a card on a table seen at a steep angle.
+    pub true_aspect: (f32, f32),
     /// Smallest outline area over fitted quadrilateral area (rounded corners cost ~2%).
     pub min_fill: f32,
     /// Cards smaller than this fraction of the median card are dropped (specks, far clutter).
@@ -70,6 +82,7 @@ impl Default for CardFinder {
             min_area_fraction: 0.0008,
             max_area_fraction: 0.5,
             aspect: (1.2, 2.1),
+            true_aspect: (1.3, 1.9),
             min_fill: 0.88,
             min_relative_area: 0.5,
             min_opposite_ratio: 0.5,
@@ -117,6 +130,17 @@ impl CardFinder {
         // every level, and no single card shows how large a card is.
         let seams_cut = open_gray(&seams::cut_seams(&white), 1);
         per_level.push(self.find_at_level(&seams_cut, otsu));
+        // On a white or pale desk, desk and cards are both above Otsu's level
+        // (which parts ink from paper): Otsu's level of the bright part alone
+        // parts the desk from the whiter cards...
+        let mut bright = histogram;
+        bright[..=usize::from(otsu)].fill(0);
+        per_level.push(self.find_at_level(&opened, otsu_level_of(&bright)));
+        // ...and where the desk darkens from one side to the other, no level
+        // does: the whiteness above its local mean does.
+        let radius = (LOCAL_MEAN_RADIUS * opened.width().max(opened.height()) as f32) as u32;
+        let above_mean = above_local_mean(&opened, radius.max(1));
+        per_level.push(self.find_at_level(&above_mean, LOCAL_MEAN_MIDDLE + ABOVE_LOCAL_MEAN));
         // The typical card comes from the level with the most whole cards of
         // one size (the earliest of equals): where cards touch, a level may
         // find one card and a block of cards that passes for a large card.
@@ -134,11 +158,15 @@ impl CardFinder {
             if !typical.accepts(&found, self.min_relative_area) {
                 continue;
             }
-            let quads =
-                match double::split_double(&white, &found.quad, typical.area, typical.aspect) {
-                    Some(halves) => halves.to_vec(),
-                    None => vec![found.quad],
-                };
+            let quads = match double::split_double(
+                &white,
+                &found.quad,
+                typical.area_for(&found.quad),
+                typical.aspect,
+            ) {
+                Some(halves) => halves.to_vec(),
+                None => vec![found.quad],
+            };
             for quad in quads {
                 let overlapping: Vec<usize> = (0..kept.len())
                     .filter(|&i| overlap(&kept[i].0, &quad))
@@ -161,6 +189,7 @@ impl CardFinder {
     fn find_at_level(&self, opened: &GrayImage, level: u8) -> Vec<Found> {
         let (width, height) = (opened.width() as i32, opened.height() as i32);
         let image_area = (width * height) as f32;
+        let camera = Camera::guess(opened.width(), opened.height());
         let mut candidates = Vec::new();
         for points in outer_contours_above(opened, level) {
             if points.len() < 12 {
@@ -179,8 +208,8 @@ impl CardFinder {
             {
                 continue;
             }
-            let quad = self.card_quad(&points, area);
-            candidates.push((points, area, quad, cut));
+            let shape = self.card_quad(&points, area, &camera);
+            candidates.push((points, area, shape, cut));
         }
         // Paper inside an open symbol is a blob of its own, inside the card's
         // outline; where the card's outline is no card (cards that touch), it
@@ -198,44 +227,76 @@ impl CardFinder {
         let typical = median(
             candidates
                 .iter()
-                .filter_map(|(_, _, q, _)| q.map(|q| q.area()))
+                .filter_map(|(_, _, shape, _)| match shape {
+                    // Cards judged only in space are measured, not measures.
+                    Some((quad, false)) => Some(quad.area()),
+                    _ => None,
+                })
                 .collect(),
         );
         let mut found = Vec::new();
-        for (outline, area, quad, cut) in candidates {
+        for (outline, area, shape, cut) in candidates {
             // Twice a typical card: maybe two that touch. Try to split; keep the
-            // single quadrilateral when the blob does not fall apart.
-            let big = typical.is_some_and(|t| area > 1.7 * t);
+            // single quadrilateral when the blob does not fall apart. (A blob of
+            // more than a few cards' area is a bright desk or a pattern: eroding
+            // it costs more than all the rest and gives no card.)
             let parts = match typical {
-                Some(t) if big || quad.is_none() && area > 1.7 * t => {
+                Some(t) if (1.7 * t..=MAX_SPLIT_AREA * t).contains(&area) => {
                     self.split_blob(opened, level, &outline, t)
                 }
                 _ => Vec::new(),
             };
             if parts.len() >= 2 {
-                found.extend(parts.into_iter().map(|quad| Found { quad, cut }));
-            } else if let Some(quad) = quad {
-                found.push(Found { quad, cut });
+                found.extend(parts.into_iter().map(|(quad, in_space)| Found {
+                    quad,
+                    cut,
+                    in_space,
+                }));
+            } else if let Some((quad, in_space)) = shape {
+                found.push(Found {
+                    quad,
+                    cut,
+                    in_space,
+                });
             }
         }
         found
     }
 
-    /// The quadrilateral of an outline if it looks like one card.
-    fn card_quad(&self, outline: &[Point<i32>], area: f32) -> Option<Quad> {
+    /// The quadrilateral of an outline if it looks like one card, seen by
+    /// `camera`, and whether it was judged in space (its picture has no card's
+    /// proportions).
+    fn card_quad(
+        &self,
+        outline: &[Point<i32>],
+        area: f32,
+        camera: &Camera,
+    ) -> Option<(Quad, bool)> {
         let quad = fit_quad(outline)?;
         let fill = area / quad.area().max(1.0);
-        let aspect = quad.aspect();
         let [a, b, c, d] = quad.side_lengths();
         let opposite_ratio =
             (a.min(c) / a.max(c).max(f32::EPSILON)).min(b.min(d) / b.max(d).max(f32::EPSILON));
-        let ok = quad.is_convex()
+        let shaped = quad.is_convex()
             && opposite_ratio >= self.min_opposite_ratio
             && fill >= self.min_fill
-            && fill <= 1.1
-            && aspect >= self.aspect.0
-            && aspect <= self.aspect.1;
-        ok.then(|| quad.portrait())
+            && fill <= 1.1;
+        if !shaped {
+            return None;
+        }
+        let aspect = quad.aspect();
+        if (self.aspect.0..=self.aspect.1).contains(&aspect) {
+            return Some((quad.portrait(), false));
+        }
+        // Too square on the picture (a far card foreshortened by a steep
+        // view), or too long (a near one stretched by a close, steep view): a
+        // card only if it is one in space. Such cards never set the typical
+        // card's size ([`Typical::of`]): the paper inside a long symbol is
+        // one of them, and must not make the card around it look too large.
+        let (low, high) = quad.rectified_aspect_range(camera, CORNER_WOBBLE)?;
+        let in_space =
+            aspect <= STRETCHED_ASPECT && low >= self.true_aspect.0 && high <= self.true_aspect.1;
+        in_space.then(|| (quad.portrait_seen_by(camera), true))
     }
 
     /// Cards that touch form one blob: erode it until it separates into
@@ -246,7 +307,7 @@ impl CardFinder {
         level: u8,
         blob: &[Point<i32>],
         typical_area: f32,
-    ) -> Vec<Quad> {
+    ) -> Vec<(Quad, bool)> {
         let (x0, y0, x1, y1) = bounds(blob);
         let pad = 2;
         let (w, h) = (
@@ -271,6 +332,7 @@ impl CardFinder {
                 *p = Luma([0]);
             }
         }
+        let camera = Camera::guess(opened.width(), opened.height());
         let short_side = (typical_area / 1.56).sqrt();
         let mut quads = Vec::new();
         for step in [0.06f32, 0.1, 0.15, 0.2] {
@@ -284,13 +346,7 @@ impl CardFinder {
                 continue;
             }
             for part in parts {
-                let mut single = GrayImage::new(w, h);
-                imageproc::drawing::draw_polygon_mut(&mut single, &part, Luma([255]));
-                let mut grown = dilate(&single, k);
-                for (g, o) in grown.pixels_mut().zip(own.pixels()) {
-                    g.0[0] = g.0[0].min(o.0[0]);
-                }
-                for points in outer_contours(&grown) {
+                for points in grown_back(&own, &part, k) {
                     if points.len() < 12 {
                         continue;
                     }
@@ -298,9 +354,13 @@ impl CardFinder {
                     // A part must be card-sized: eroding paper with symbols in it
                     // also breaks off the strips between the symbols.
                     let card_sized = area >= self.min_relative_area * typical_area;
-                    if let Some(quad) = self.card_quad(&points, area).filter(|_| card_sized) {
+                    if let Some((quad, in_space)) = self
+                        .card_quad(&points, area, &camera)
+                        .filter(|_| card_sized)
+                    {
                         let offset = [(x0 - pad) as f32, (y0 - pad) as f32];
-                        quads.push(quad.map(|p| [p[0] + offset[0], p[1] + offset[1]]));
+                        let quad = quad.map(|p| [p[0] + offset[0], p[1] + offset[1]]);
+                        quads.push((quad, in_space));
                     }
                 }
             }
@@ -310,49 +370,6 @@ impl CardFinder {
         }
         quads
     }
-}
-
-/// Area and aspect of a typical whole card in the picture (medians).
-#[derive(Clone, Copy, Debug)]
-struct Typical {
-    area: f32,
-    aspect: f32,
-    /// How many whole cards are within a factor of two of the typical area.
-    support: usize,
-}
-
-impl Typical {
-    fn of(found: &[Found]) -> Option<Typical> {
-        let whole = || found.iter().filter(|f| !f.cut).map(|f| f.quad);
-        let area = median(whole().map(|q| q.area()).collect())?;
-        Some(Typical {
-            area,
-            aspect: median(whole().map(|q| q.aspect()).collect())?,
-            support: whole()
-                .filter(|q| (0.5 * area..=2.0 * area).contains(&q.area()))
-                .count(),
-        })
-    }
-
-    /// Whether a candidate's size fits the other cards. Perspective makes near
-    /// cards up to ~2x the far ones; a card cut by the picture's edge must be
-    /// nearly as large as a whole one and shaped like one (a sliver of a card
-    /// outside the frame is not on the table).
-    fn accepts(&self, found: &Found, min_relative_area: f32) -> bool {
-        let area = found.quad.area();
-        let (smallest, shaped) = if found.cut {
-            (0.9, (found.quad.aspect() / self.aspect - 1.0).abs() < 0.15)
-        } else {
-            (min_relative_area, true)
-        };
-        shaped && area >= smallest * self.area && area <= 2.5 * self.area
-    }
-}
-
-/// A card-shaped quadrilateral, and whether its outline runs along the picture's edge.
-struct Found {
-    quad: Quad,
-    cut: bool,
 }
 
 /// Whether two quadrilaterals are the same card: one holds the other's centre.
@@ -365,6 +382,39 @@ fn clearly_sharper(contrast: f32, than: f32) -> bool {
     contrast >= than + 20.0 && contrast >= 1.25 * than
 }
 
+/// The outlines of one eroded `part` of a blob grown back by `k` pixels
+/// within the blob (`own`), in `own`'s coordinates. The work stays in the
+/// part's own box: a blob of many cards has many parts, and a canvas the size
+/// of the blob for each cost more than all the rest of the finder.
+fn grown_back(own: &GrayImage, part: &[Point<i32>], k: u8) -> Vec<Vec<Point<i32>>> {
+    let margin = i32::from(k) + 1;
+    let (x0, y0, x1, y1) = bounds(part);
+    let (x0, y0) = ((x0 - margin).max(0), (y0 - margin).max(0));
+    let x1 = (x1 + margin).min(own.width() as i32 - 1);
+    let y1 = (y1 + margin).min(own.height() as i32 - 1);
+    let (w, h) = ((x1 - x0 + 1) as u32, (y1 - y0 + 1) as u32);
+    let mut single = GrayImage::new(w, h);
+    let local: Vec<Point<i32>> = part
+        .iter()
+        .map(|p| Point::new(p.x - x0, p.y - y0))
+        .collect();
+    imageproc::drawing::draw_polygon_mut(&mut single, &local, Luma([255]));
+    let mut grown = dilate(&single, k);
+    for (x, y, g) in grown.enumerate_pixels_mut() {
+        let o = own.get_pixel(x + x0 as u32, y + y0 as u32).0[0];
+        g.0[0] = g.0[0].min(o);
+    }
+    outer_contours(&grown)
+        .into_iter()
+        .map(|points| {
+            points
+                .into_iter()
+                .map(|p| Point::new(p.x + x0, p.y + y0))
+                .collect()
+        })
+        .collect()
+}
+
 fn bounds(points: &[Point<i32>]) -> (i32, i32, i32, i32) {
     points.iter().fold(
         (i32::MAX, i32::MAX, i32::MIN, i32::MIN),
@@ -372,13 +422,37 @@ fn bounds(points: &[Point<i32>]) -> (i32, i32, i32, i32) {
     )
 }
 
-fn median(mut values: Vec<f32>) -> Option<f32> {
-    if values.is_empty() {
-        return None;
+/// Longest picture of a card judged in space: a near card in a steep view
+/// close to the table.
+const STRETCHED_ASPECT: f32 = 2.8;
+
+/// Radius of the local mean of whiteness, as a share of the working image's
+/// longer side: about a card and a half at the usual framing, so that the mean
+/// around a card takes in the desk beside it.
+const LOCAL_MEAN_RADIUS: f32 = 0.12;
+/// The grey level [`above_local_mean`] gives a pixel equal to its local mean.
+const LOCAL_MEAN_MIDDLE: u8 = 128;
+/// How much whiter than its surroundings card paper must be, in grey levels.
+const ABOVE_LOCAL_MEAN: u8 = 8;
+
+/// Each pixel's whiteness over the mean of the square of `radius` around it,
+/// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
+fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
+    let mean = imageproc::filter::box_filter(white, radius, radius);
+    let mut out = GrayImage::new(white.width(), white.height());
+    for ((o, w), m) in out.pixels_mut().zip(white.pixels()).zip(mean.pixels()) {
+        let difference = i16::from(w.0[0]) - i16::from(m.0[0]);
+        o.0[0] = (i16::from(LOCAL_MEAN_MIDDLE) + difference).clamp(0, 255) as u8;
     }
-    values.sort_by(f32::total_cmp);
-    Some(values[values.len() / 2])
+    out
 }
+
+/// Largest blob, in typical cards, that is eroded to part touching cards.
+const MAX_SPLIT_AREA: f32 = 8.0;
+
+/// How far, in pixels of the working image, a fitted corner may be off: a
+/// card's true aspect must hold when any corner moves this much.
+const CORNER_WOBBLE: f32 = 0.5;
 
 /// Threshold levels tried, as multiples of Otsu's level, in order of trust.
 const LEVEL_FACTORS: [f32; 4] = [1.0, 0.75, 1.25, 0.5];
@@ -412,7 +486,11 @@ mod tests {
 
     /// A dark table with white paper polygons on it.
     fn table(polygons: &[&[(i32, i32)]]) -> RgbImage {
-        let mut image = RgbImage::from_pixel(400, 300, Rgb([40, 60, 40]));
+        table_of_size(400, 300, polygons)
+    }
+
+    fn table_of_size(width: u32, height: u32, polygons: &[&[(i32, i32)]]) -> RgbImage {
+        let mut image = RgbImage::from_pixel(width, height, Rgb([40, 60, 40]));
         for polygon in polygons {
             let points: Vec<Point<i32>> = polygon.iter().map(|&(x, y)| Point::new(x, y)).collect();
             draw_polygon_mut(&mut image, &points, Rgb([235, 235, 230]));
@@ -434,5 +512,52 @@ mod tests {
             (centre[0] - 95.0).abs() < 5.0 && (centre[1] - 115.0).abs() < 5.0,
             "{centre:?}"
         );
+    }
+
+    #[test]
+    fn cards_far_away_on_a_steep_table_are_found_and_a_square_is_not() {
+        // Three rows of four cards (1 x 1.56, gaps of 0.3) on a table tilted
+        // 50 degrees from facing the camera, seen by the guessed camera of an
+        // 800 x 600 picture: the far row's pictures are about square, the near
+        // row's close to a card's own shape.
+        let camera = Camera::guess(800, 600);
+        let tilt = 50f32.to_radians();
+        let project = |x: f32, y: f32| {
+            let (depth, height) = (9.0 + y * tilt.sin(), -y * tilt.cos());
+            let u = camera.principal[0] + camera.focal * x / depth;
+            let v = camera.principal[1] + camera.focal * height / depth;
+            (u.round() as i32, v.round() as i32)
+        };
+        let cards: Vec<Vec<(i32, i32)>> = (0..12)
+            .map(|i| {
+                let (x, y) = (-2.45 + 1.3 * (i % 4) as f32, 1.86 - 1.86 * (i / 4) as f32);
+                vec![
+                    project(x, y),
+                    project(x + 1.0, y),
+                    project(x + 1.0, y - 1.56),
+                    project(x, y - 1.56),
+                ]
+            })
+            .collect();
+        let far = Quad {
+            corners: cards[0]
+                .iter()
+                .map(|&(u, v)| [u as f32, v as f32])
+                .collect::<Vec<_>>()[..4]
+                .try_into()
+                .expect("four corners"),
+        };
+        assert!(
+            far.aspect() < 1.2,
+            "the far card looks square: {}",
+            far.aspect()
+        );
+        // A square sheet of paper facing the camera, the size of a near card.
+        let square: &[(i32, i32)] = &[(660, 420), (760, 420), (760, 520), (660, 520)];
+        let mut polygons: Vec<&[(i32, i32)]> = cards.iter().map(Vec::as_slice).collect();
+        polygons.push(square);
+        let found = find_cards(&table_of_size(800, 600, &polygons));
+        assert_eq!(found.len(), 12, "{found:?}");
+        assert!(found.iter().all(|q| !q.contains([710.0, 470.0])));
     }
 }

@@ -10,6 +10,10 @@
 //!    sides are intersected. The corners land where the straight edges meet,
 //!    as if the card had sharp corners.
 
+mod rectify;
+
+pub use rectify::Camera;
+
 use imageproc::geometry::convex_hull;
 use imageproc::point::Point;
 
@@ -85,12 +89,30 @@ impl Quad {
     /// clockwise on screen, starting at the top-left, with `corner 0 -> corner 1`
     /// a short side. Of the two short sides, the one higher in the picture is the top.
     pub fn portrait(&self) -> Quad {
+        self.oriented(|q| {
+            let s = q.side_lengths();
+            s[0] + s[2] > s[1] + s[3]
+        })
+    }
+
+    /// [`Quad::portrait`] for the flat rectangle seen by `camera`: which sides
+    /// are the short ones is decided in space, not on the picture, where a
+    /// foreshortened card can look wider than long.
+    pub fn portrait_seen_by(&self, camera: &Camera) -> Quad {
+        match self.rectified_side_ratio(camera) {
+            Some(_) => self.oriented(|q| q.rectified_side_ratio(camera).is_some_and(|r| r > 1.0)),
+            None => self.portrait(),
+        }
+    }
+
+    /// Clockwise, turned until `long_first` is false (side `0 -> 1` short),
+    /// then with the higher short side first.
+    fn oriented(&self, long_first: impl Fn(&Quad) -> bool) -> Quad {
         let mut c = self.corners;
         if self.signed_area() < 0.0 {
             c.reverse();
         }
-        let s = Quad { corners: c }.side_lengths();
-        if s[0] + s[2] > s[1] + s[3] {
+        if long_first(&Quad { corners: c }) {
             c.rotate_left(1);
         }
         // Now 0->1 and 2->3 are the short sides; put the higher one first.

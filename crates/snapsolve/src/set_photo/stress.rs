@@ -144,17 +144,17 @@ impl StressScore {
     }
 }
 
-/// Renders and reads `tables` tables of `condition` with `finders`;
+/// Renders and reads the tables numbered `tables` of `condition` with `finders`;
 /// `look(index, picture, reading)` sees each picture and reading (to draw them).
 pub fn run_condition(
     condition: Condition,
-    tables: usize,
+    tables: std::ops::Range<usize>,
     classifier: &dyn CardClassifier,
     finders: Finders,
     look: &mut dyn FnMut(usize, &RgbImage, &TableReading),
 ) -> StressScore {
     let mut total = StressScore::default();
-    for index in 0..tables {
+    for index in tables {
         let table = render_table(&condition.spec(index));
         let photo = Photo::from_upright(table.image.clone());
         let reading = read_table_with(&photo, classifier, finders);

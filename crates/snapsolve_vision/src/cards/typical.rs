@@ -1,0 +1,260 @@
+//! The typical card of a photo, which every candidate is measured against.
+//!
+//! On a table seen at an angle, near cards are much larger than far ones (four
+//! times the area across a steep photo). For a flat table and a pinhole
+//! camera, the inverse depth of a point of the table is an affine function of
+//! its position in the picture, and a card's side length goes with the inverse
+//! depth; so the square root of a card's area is fitted as `a + b x + c y`
+//! over the other whole cards, and each candidate is compared with the size a
+//! card would have where it lies. The candidate itself is left out of the fit:
+//! two overlapping cards read as one would otherwise pull the plane towards
+//! their own double size. Few cards, or cards on one line, fall back to the
+//! median card.
+
+#[cfg(test)]
+use crate::quad::Point2;
+use crate::quad::Quad;
+
+/// A card-shaped quadrilateral, whether its outline runs along the picture's
+/// edge, and whether it is card-shaped only in space (see `CardFinder::card_quad`).
+pub(super) struct Found {
+    pub quad: Quad,
+    pub cut: bool,
+    pub in_space: bool,
+}
+
+/// Area and aspect of a typical whole card in the picture.
+#[derive(Clone, Debug)]
+pub(super) struct Typical {
+    /// The median whole card's area.
+    pub area: f32,
+    /// The median whole card's aspect.
+    pub aspect: f32,
+    /// How many whole cards are within a factor of two of the typical area.
+    pub support: usize,
+    /// Centre and side length (square root of the area) of each whole card
+    /// within [`PLANE_SAMPLES`] of the median's area (not an envelope or a speck).
+    sides: Vec<[f32; 3]>,
+}
+
+/// Fewest whole cards a size plane is fitted to.
+const PLANE_CARDS: usize = 5;
+/// Cards within this factor of the median card's area are fitted: near and
+/// far cards of a steep photo differ by up to 4x, an envelope by 10x or more.
+const PLANE_SAMPLES: f32 = 4.0;
+/// A card whose side differs from the plane's by more than this factor is not
+/// used in the final fit (a mis-cut candidate, a card on a box).
+const PLANE_OUTLIER: f32 = 1.3;
+/// How far beyond the cards fitted the plane is followed, as a share of their spread.
+const PLANE_REACH: f32 = 0.5;
+/// The plane's size is kept within this factor of the median card's: it must
+/// not extrapolate far beyond the cards it was fitted to.
+const PLANE_RANGE: f32 = 2.5;
+
+impl Typical {
+    pub fn of(found: &[Found]) -> Option<Typical> {
+        // Cards card-shaped on the picture itself set the median card; those
+        // card-shaped only in space (the far rows of a steep table, but also
+        // the paper inside a long symbol) only help to fit the plane, within
+        // reach of the median.
+        let whole = || found.iter().filter(|f| !f.cut);
+        let shaped: Vec<&Quad> = whole().filter(|f| !f.in_space).map(|f| &f.quad).collect();
+        let area = median(shaped.iter().map(|q| q.area()).collect())?;
+        let in_range = |q: &&&Quad| (0.5 * area..=2.0 * area).contains(&q.area());
+        Some(Typical {
+            area,
+            aspect: median(shaped.iter().map(|q| q.aspect()).collect())?,
+            support: shaped.iter().filter(in_range).count(),
+            sides: whole()
+                .map(|f| &f.quad)
+                .filter(|q| (area / PLANE_SAMPLES..=area * PLANE_SAMPLES).contains(&q.area()))
+                .map(|q| {
+                    let c = q.centre();
+                    [c[0], c[1], q.area().sqrt()]
+                })
+                .collect(),
+        })
+    }
+
+    /// The area a card would have where `quad` lies, measured on the other cards.
+    pub fn area_for(&self, quad: &Quad) -> f32 {
+        let others: Vec<[f32; 3]> = self
+            .sides
+            .iter()
+            .filter(|s| !quad.contains([s[0], s[1]]))
+            .copied()
+            .collect();
+        let Some([a, b, c]) = side_plane(&others) else {
+            return self.area;
+        };
+        // Not far beyond the cards measured: outside them a plane fitted to a
+        // few cards can say anything. (Half their spread: a far row of cards
+        // that only the plane can accept lies a row beyond them.)
+        let [x, y] = quad.centre();
+        let range = |i: usize| {
+            let values = others.iter().map(|s| s[i]);
+            let low = values.clone().fold(f32::INFINITY, f32::min);
+            let high = values.fold(f32::NEG_INFINITY, f32::max);
+            let margin = PLANE_REACH * (high - low);
+            (low - margin, high + margin)
+        };
+        let ((x0, x1), (y0, y1)) = (range(0), range(1));
+        let side = a + b * x.clamp(x0, x1) + c * y.clamp(y0, y1);
+        let median_side = self.area.sqrt();
+        let side = side.clamp(
+            median_side / PLANE_RANGE.sqrt(),
+            median_side * PLANE_RANGE.sqrt(),
+        );
+        side * side
+    }
+
+    /// Whether a candidate's size fits the cards around it. Perspective that
+    /// the plane does not catch makes near cards up to ~2x the far ones; a
+    /// card cut by the picture's edge must be nearly as large as a whole one
+    /// and shaped like one (a sliver of a card outside the frame is not on the
+    /// table).
+    pub fn accepts(&self, found: &Found, min_relative_area: f32) -> bool {
+        let area = found.quad.area();
+        let expected = self.area_for(&found.quad);
+        let (smallest, shaped) = if found.cut {
+            (0.9, (found.quad.aspect() / self.aspect - 1.0).abs() < 0.15)
+        } else {
+            (min_relative_area, true)
+        };
+        shaped && area >= smallest * expected && area <= 2.5 * expected
+    }
+}
+
+/// Least-squares plane through the cards' side lengths, fitted twice: the
+/// second time without the cards the first fit calls outliers.
+fn side_plane(samples: &[[f32; 3]]) -> Option<[f32; 3]> {
+    let first = fit_plane(samples)?;
+    let agrees = |plane: [f32; 3], [x, y, side]: [f32; 3]| {
+        let predicted = plane[0] + plane[1] * x + plane[2] * y;
+        predicted > 0.0 && (side / predicted).max(predicted / side) <= PLANE_OUTLIER
+    };
+    let agree: Vec<[f32; 3]> = samples
+        .iter()
+        .copied()
+        .filter(|&sample| agrees(first, sample))
+        .collect();
+    let plane = fit_plane(&agree)?;
+    // A plane that most cards disagree with describes no table.
+    let agreeing = samples
+        .iter()
+        .filter(|&&sample| agrees(plane, sample))
+        .count();
+    (agreeing * 4 >= samples.len() * 3).then_some(plane)
+}
+
+/// `[a, b, c]` minimising the squared error of `a + b x + c y` against `z`
+/// (normal equations, solved by Cramer's rule in f64), or `None` for too few
+/// samples or samples on a line.
+fn fit_plane(samples: &[[f32; 3]]) -> Option<[f32; 3]> {
+    if samples.len() < PLANE_CARDS {
+        return None;
+    }
+    // Centre the positions so that the normal equations stay well conditioned.
+    let n = samples.len() as f64;
+    let mean = |i: usize| samples.iter().map(|s| f64::from(s[i])).sum::<f64>() / n;
+    let (mx, my, mz) = (mean(0), mean(1), mean(2));
+    let (mut sxx, mut sxy, mut syy, mut sxz, mut syz) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for s in samples {
+        let (x, y, z) = (
+            f64::from(s[0]) - mx,
+            f64::from(s[1]) - my,
+            f64::from(s[2]) - mz,
+        );
+        sxx += x * x;
+        sxy += x * y;
+        syy += y * y;
+        sxz += x * z;
+        syz += y * z;
+    }
+    let det = sxx * syy - sxy * sxy;
+    if det.abs() <= 1e-9 * (sxx * syy).max(1.0) {
+        return None;
+    }
+    let b = (sxz * syy - syz * sxy) / det;
+    let c = (syz * sxx - sxz * sxy) / det;
+    let a = mz - b * mx - c * my;
+    Some([a as f32, b as f32, c as f32])
+}
+
+pub(super) fn median(mut values: Vec<f32>) -> Option<f32> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f32::total_cmp);
+    Some(values[values.len() / 2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(centre: Point2, side: f32) -> Found {
+        let h = side / 2.0;
+        let [x, y] = centre;
+        Found {
+            quad: Quad {
+                corners: [
+                    [x - h, y - h],
+                    [x + h, y - h],
+                    [x + h, y + h],
+                    [x - h, y + h],
+                ],
+            },
+            cut: false,
+            in_space: false,
+        }
+    }
+
+    #[test]
+    fn far_cards_are_measured_against_far_cards() {
+        // Side length grows from 50 px at the top to 100 px at the bottom.
+        let side_at = |y: f32| 50.0 + 50.0 * y / 600.0;
+        let mut found: Vec<Found> = [(100.0, 50.0), (300.0, 60.0), (500.0, 300.0)]
+            .into_iter()
+            .chain([(150.0, 550.0), (350.0, 560.0), (600.0, 540.0)])
+            .map(|(x, y)| square([x, y], side_at(y)))
+            .collect();
+        let typical = Typical::of(&found).expect("cards");
+        let far = square([600.0, 40.0], side_at(40.0));
+        assert!(
+            typical.accepts(&far, 0.5),
+            "{typical:?} {}",
+            typical.area_for(&far.quad)
+        );
+        let middle = square([0.0, 300.0], 10.0).quad;
+        assert!((typical.area_for(&middle).sqrt() - side_at(300.0)).abs() < 0.5);
+        // A speck far away is still too small, and without a plane (too few
+        // cards) the median decides.
+        assert!(!typical.accepts(&square([600.0, 40.0], 20.0), 0.5));
+        found.truncate(3);
+        let few = Typical::of(&found).expect("cards");
+        assert_eq!(few.area_for(&middle), few.area);
+    }
+
+    #[test]
+    fn cards_in_one_row_fall_back_to_the_median() {
+        let found: Vec<Found> = (0..6)
+            .map(|i| square([100.0 * i as f32, 50.0], 60.0))
+            .collect();
+        let typical = Typical::of(&found).expect("cards");
+        assert_eq!(typical.area_for(&square([0.0, 300.0], 10.0).quad), 3600.0);
+    }
+
+    #[test]
+    fn a_double_card_is_measured_without_itself() {
+        // Eight cards of side 60 in a 3x3 layout, and two overlapping cards
+        // (twice the area) in the last place.
+        let mut found: Vec<Found> = (0..8)
+            .map(|i| square([100.0 * (i % 3) as f32, 100.0 * (i / 3) as f32], 60.0))
+            .collect();
+        found.push(square([200.0, 200.0], 85.0));
+        let typical = Typical::of(&found).expect("cards");
+        let expected = typical.area_for(&found[8].quad);
+        assert!((expected - 3600.0).abs() < 1.0, "{expected}");
+    }
+}
