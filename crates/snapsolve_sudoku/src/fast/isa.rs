@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::Solutions;
-use super::stall::Stall;
+use super::stall::{LOOSE_BELOW, Stall};
 use super::state::State;
 use super::tables;
 use crate::grid::Grid;
@@ -140,25 +140,36 @@ macro_rules! search_on {
         /// Sets the givens and searches (both compiled for this instruction set).
         $(#[target_feature(enable = $features)])?
         fn $solve(puzzle: &Grid, out: &mut impl Solutions) {
-            if let Some(state) = State::new::<$bits>(puzzle) {
-                $name(state, out);
+            if let Some(mut state) = State::new::<$bits>(puzzle) {
+                if !state.settle::<$bits>() {
+                    return;
+                }
+                let mut strict = state.open() >= LOOSE_BELOW;
+                $name(state, out, &mut strict);
             }
         }
 
+        /// `strict`: whether stalls run the triad rules (see `LOOSE_BELOW`); set
+        /// for good at the search's first dead end.
         $(#[target_feature(enable = $features)])?
-        fn $name(mut state: State, out: &mut impl Solutions) -> bool {
+        fn $name(mut state: State, out: &mut impl Solutions, strict: &mut bool) -> bool {
             loop {
                 if !state.settle::<$bits>() {
+                    *strict = true;
                     return false;
                 }
-                let branch = match state.stall() {
+                let branch = match state.stall(*strict) {
                     Stall::Changed => continue,
-                    Stall::Contradiction => return false,
+                    Stall::Contradiction => {
+                        *strict = true;
+                        return false;
+                    }
                     Stall::Solved => return out.found::<$bits>(&state),
                     Stall::Branch(branch) => branch,
                 };
                 let mut alternatives = branch.alternatives();
                 if alternatives == 0 {
+                    *strict = true;
                     return false;
                 }
                 let last = 31 - alternatives.leading_zeros() as usize;
@@ -169,7 +180,7 @@ macro_rules! search_on {
                     out.guessed();
                     let mut child = state;
                     child.take(branch, alternative);
-                    if $name(child, out) {
+                    if $name(child, out, strict) {
                         return true;
                     }
                 }

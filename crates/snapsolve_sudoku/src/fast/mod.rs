@@ -45,7 +45,10 @@
 //! configurations, which cost ~1200 instructions per branch to count here for 2.6%
 //! fewer guesses on held-out puzzles), taking the first digit with fewest triads there
 //! (two configurations when there is one). With fewer than 30 cells unsolved it splits
-//! on a two-candidate cell instead and skips the triad rules (see `CHEAP_BELOW`).
+//! on a two-candidate cell instead and skips the triad rules (see `CHEAP_BELOW`); so does
+//! a whole search that starts with fewer than 55 cells unsolved after the givens'
+//! propagation, until its first dead end (a *loose* start, see `LOOSE_BELOW`: puzzles
+//! with several solutions mostly reach two without one).
 //! Every alternative but the last runs on a copy of the state; the last reuses the
 //! frame's own. Search stops as soon as `limit` solutions are found (2 for "is it
 //! unique?"); solutions go to a sink chosen by the caller, so a verdict or a count
@@ -75,6 +78,16 @@
 //!   the held-out puzzles; not taken.
 //! - Lanes as plain `[u32; 4]` left to the auto-vectoriser: LLVM mixed scalar and SIMD
 //!   code, 2.6x the instructions of the explicit SSE2 in `lanes.rs`.
+//! - For puzzles with several solutions (the serg round of issue 16; serg's first 3000
+//!   puzzles, instructions): every search loose until its first dead end 56.8 -> 42.2 M
+//!   but held-out hard puzzles +7.6% and forum_hardest +7.3% (the cell branches stay
+//!   at the top of a hard puzzle's tree); loose, and at the first dead end a restart
+//!   from the root, strict: serg 45.6 M, held-out hard +3.6%, magictour +7.9% (the
+//!   wasted dive); the triad rules run but a quiet stall branching on a cell until the
+//!   first dead end: serg 49.0 M, hard files worse; loose only after the first
+//!   solution: no gain (the second solution is 13% of serg's work); loose when the
+//!   root's triad rules change nothing: serg 44.6 M, held-out hard +6.5%. Taken: loose
+//!   below 55 unsolved cells at the root (`LOOSE_BELOW`), 42.3 M.
 //! - Counting the nine digits with saturating counters (63 operations per count)
 //!   instead of carry-save adders (28): 1106 215.4 -> 208.4 M instructions.
 //! - Filtering words of the 27-word state all at once (Jacobi rounds with AVX-512) was
