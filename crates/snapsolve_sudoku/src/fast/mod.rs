@@ -58,7 +58,17 @@
 //!
 //! The search body is compiled for the portable instruction set, x86-64-v3 and
 //! x86-64-v3 with AVX-512, and chosen at run time ([`Isa`]); a test checks that each one
-//! the CPU runs searches exactly as the portable body does.
+//! the CPU runs searches exactly as the portable body does. x86-64-v3 is the default
+//! where the CPU has it, AVX-512 only on request (`SNAPSOLVE_SUDOKU_ISA=avx512`): on
+//! this machine's Sapphire Rapids-class core the x86-64-v3 body beat the AVX-512 one in
+//! every alternated comparator run (two rounds, fast / best other, medians of three
+//! runs: 17-clue 1.87x and 1.78x against 1.69x and 1.78x, magictour 1.28x and 1.34x
+//! against 1.23x and 1.22x, forum_hardest 1.39x and 1.37x against 1.31x and 1.30x, 1106
+//! 1.31x and 1.31x against 1.22x and 1.23x, serg 1.18x and 1.17x against 1.09x and
+//! 1.09x; the measurement before this round saw the same, 6-9%, and called it noise).
+//! The stall rules use 128-bit lanes, so AVX-512 adds little but three-input logic;
+//! why it loses (frequency, port use) this KVM guest cannot say: it exposes no
+//! hardware counters.
 //!
 //! # Alternatives measured and lost
 //!
