@@ -141,7 +141,8 @@ impl Bits for Pext {
 /// more solutions.
 macro_rules! search_on {
     ($solve:ident, $name:ident, $bits:ty $(, $features:literal)?) => {
-        /// Sets the givens and searches (both compiled for this instruction set).
+        /// Sets the givens, settles them and searches, loose or strict by how many
+        /// cells are left (`LOOSE_BELOW`); all compiled for this instruction set.
         $(#[target_feature(enable = $features)])?
         fn $solve(puzzle: &Grid, out: &mut impl Solutions) {
             if let Some(mut state) = State::new::<$bits>(puzzle) {
