@@ -318,11 +318,20 @@ impl State {
     ///   serg's first 3000 puzzles 62.5 -> 58.4 M instructions, 17-clue 45.1 -> 45.5 M
     ///   (its cascades take a longer path from a smaller start: 108 -> 96 filters a
     ///   puzzle, not 88), the hard files -0.2% to -0.6%; same fixpoint, same guesses.
+    ///   Re-measured after the index guards (next item), all 27 dirty against the
+    ///   exact set: serg 44.84 against 41.03 M, magictour 79.45 against 78.97 M, the
+    ///   forum files 842.8 and 184.4 against 838.6 and 184.0 M, 17-clue 41.66 against
+    ///   41.93 M (the one file where the longer cascades cost more than the test saves).
     /// - Bounds checks: `Pext::triads` tells the compiler its result is below 512 and
     ///   `OTHER_BANDS` holds bytes: -1% to -2.5% instructions on every file; telling
     ///   it that a dirty word's index is below 27 (`assert_unchecked` on a mask of 27
     ///   bits): -3% to -4.7% on every file (more than the check's two instructions:
     ///   the shifts by `i` and `i / 9` lose their guards too).
+    /// - *The solved-cell removal in two overlapping AVX2 registers* (words 0-7 and 1-8,
+    ///   through a `Bits` method for the x86-64-v3 bodies) instead of two SSE2 ones and
+    ///   a scalar word: +10% (17-clue) to +25% (serg) instructions, not kept; most
+    ///   likely the 256-bit intrinsics were not inlined into a trait method without
+    ///   the target feature (not looked into further).
     /// - Earlier (before issue 16): round-robin order within ±3% of lowest first; lone
     ///   cells by three table lookups instead of arithmetic, 2.5% more instructions.
     #[inline(always)]
