@@ -10,6 +10,7 @@
 //! cd bench/sudoku_comparator && cargo run --release -- --runs 5 FILE...
 //! ```
 
+mod held_out;
 mod tdoku;
 
 use std::process::ExitCode;
@@ -20,7 +21,7 @@ use snapsolve_sudoku::{BacktrackSolver, FastSolver, Grid, Solver, check_solution
 use sudoku::Sudoku;
 use tdoku::TdokuPuzzle;
 
-const USAGE: &str = "usage: sudoku_comparator [--runs N] [--slices N] [--once fast|crate|tdoku] [--seconds S] [--warmup S] [--backtrack-seconds S] [--backtrack-runs N] FILE...";
+const USAGE: &str = "usage: sudoku_comparator [--runs N] [--slices N] [--once fast|crate|tdoku] [--seconds S] [--warmup S] [--backtrack-seconds S] [--backtrack-runs N] FILE...\n       sudoku_comparator --held-out DIR   (writes the generated held-out puzzles)";
 
 struct Options {
     runs: usize,
@@ -306,6 +307,18 @@ fn run(options: &Options) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, dir] = args.as_slice()
+        && flag == "--held-out"
+    {
+        return match held_out::write(dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("{message}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let options = match parse_args() {
         Ok(options) => options,
         Err(message) => {

@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::Solutions;
-use super::stall::Stall;
+use super::stall::{LOOSE_BELOW, Stall};
 use super::state::State;
 use super::tables;
 use crate::grid::Grid;
@@ -66,17 +66,21 @@ impl Isa {
         }
     }
 
-    /// The instruction set in use: the widest this CPU runs, unless
-    /// [`ISA_ENV`] names another one it runs. Decided once per process.
+    /// The instruction set in use: x86-64-v3 where this CPU runs it, else the
+    /// portable one, unless [`ISA_ENV`] names another one it runs. Decided once per
+    /// process. Not the widest: the AVX-512 body measured slower than the x86-64-v3
+    /// one (see the module documentation of `fast`), so it runs only when asked for.
     pub fn chosen() -> Isa {
         static CHOSEN: OnceLock<Isa> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
             let forced = std::env::var(ISA_ENV).ok();
-            let widest = Isa::ALL.into_iter().rev().find(|isa| isa.available());
+            let default = [Isa::Avx2, Isa::Portable]
+                .into_iter()
+                .find(|isa| isa.available());
             Isa::ALL
                 .into_iter()
                 .find(|isa| forced.as_deref() == Some(isa.name()) && isa.available())
-                .or(widest)
+                .or(default)
                 .unwrap_or(Isa::Portable)
         })
     }
@@ -116,8 +120,14 @@ impl Bits for Pext {
     fn triads(a: u32) -> usize {
         let any = a | (a >> 1) | (a >> 2);
         // SAFETY: `Pext` is only used by the searches compiled with BMI2 enabled,
-        // which run only where `Isa::available` found BMI2.
-        unsafe { std::arch::x86_64::_pext_u32(any, tables::TRIAD_STARTS) as usize }
+        // which run only where `Isa::available` found BMI2. The mask has nine bits,
+        // so the result is below 512: told to the compiler, the tables indexed by it
+        // need no bounds check (two instructions a filter).
+        unsafe {
+            let matrix = std::arch::x86_64::_pext_u32(any, tables::TRIAD_STARTS);
+            std::hint::assert_unchecked(matrix < 512);
+            matrix as usize
+        }
     }
 
     #[inline(always)]
@@ -131,28 +141,40 @@ impl Bits for Pext {
 /// more solutions.
 macro_rules! search_on {
     ($solve:ident, $name:ident, $bits:ty $(, $features:literal)?) => {
-        /// Sets the givens and searches (both compiled for this instruction set).
+        /// Sets the givens, settles them and searches, loose or strict by how many
+        /// cells are left (`LOOSE_BELOW`); all compiled for this instruction set.
         $(#[target_feature(enable = $features)])?
         fn $solve(puzzle: &Grid, out: &mut impl Solutions) {
-            if let Some(state) = State::new(puzzle) {
-                $name(state, out);
+            if let Some(mut state) = State::new::<$bits>(puzzle) {
+                if !state.settle::<$bits>() {
+                    return;
+                }
+                let mut strict = state.open() >= LOOSE_BELOW;
+                $name(state, out, &mut strict);
             }
         }
 
+        /// `strict`: whether stalls run the triad rules (see `LOOSE_BELOW`); set
+        /// for good at the search's first dead end.
         $(#[target_feature(enable = $features)])?
-        fn $name(mut state: State, out: &mut impl Solutions) -> bool {
+        fn $name(mut state: State, out: &mut impl Solutions, strict: &mut bool) -> bool {
             loop {
                 if !state.settle::<$bits>() {
+                    *strict = true;
                     return false;
                 }
-                let branch = match state.stall() {
+                let branch = match state.stall(*strict) {
                     Stall::Changed => continue,
-                    Stall::Contradiction => return false,
+                    Stall::Contradiction => {
+                        *strict = true;
+                        return false;
+                    }
                     Stall::Solved => return out.found::<$bits>(&state),
                     Stall::Branch(branch) => branch,
                 };
                 let mut alternatives = branch.alternatives();
                 if alternatives == 0 {
+                    *strict = true;
                     return false;
                 }
                 let last = 31 - alternatives.leading_zeros() as usize;
@@ -163,7 +185,7 @@ macro_rules! search_on {
                     out.guessed();
                     let mut child = state;
                     child.take(branch, alternative);
-                    if $name(child, out) {
+                    if $name(child, out, strict) {
                         return true;
                     }
                 }

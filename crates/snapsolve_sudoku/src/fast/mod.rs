@@ -45,7 +45,10 @@
 //! configurations, which cost ~1200 instructions per branch to count here for 2.6%
 //! fewer guesses on held-out puzzles), taking the first digit with fewest triads there
 //! (two configurations when there is one). With fewer than 30 cells unsolved it splits
-//! on a two-candidate cell instead and skips the triad rules (see `CHEAP_BELOW`).
+//! on a two-candidate cell instead and skips the triad rules (see `CHEAP_BELOW`); so does
+//! a whole search that starts with fewer than 55 cells unsolved after the givens'
+//! propagation, until its first dead end (a *loose* start, see `LOOSE_BELOW`: puzzles
+//! with several solutions mostly reach two without one).
 //! Every alternative but the last runs on a copy of the state; the last reuses the
 //! frame's own. Search stops as soon as `limit` solutions are found (2 for "is it
 //! unique?"); solutions go to a sink chosen by the caller, so a verdict or a count
@@ -55,7 +58,17 @@
 //!
 //! The search body is compiled for the portable instruction set, x86-64-v3 and
 //! x86-64-v3 with AVX-512, and chosen at run time ([`Isa`]); a test checks that each one
-//! the CPU runs searches exactly as the portable body does.
+//! the CPU runs searches exactly as the portable body does. x86-64-v3 is the default
+//! where the CPU has it, AVX-512 only on request (`SNAPSOLVE_SUDOKU_ISA=avx512`): on
+//! this machine's Sapphire Rapids-class core the x86-64-v3 body beat the AVX-512 one in
+//! every alternated comparator run (two rounds, fast / best other, medians of three
+//! runs: 17-clue 1.87x and 1.78x against 1.69x and 1.78x, magictour 1.28x and 1.34x
+//! against 1.23x and 1.22x, forum_hardest 1.39x and 1.37x against 1.31x and 1.30x, 1106
+//! 1.31x and 1.31x against 1.22x and 1.23x, serg 1.18x and 1.17x against 1.09x and
+//! 1.09x; the measurement before this round saw the same, 6-9%, and called it noise).
+//! The stall rules use 128-bit lanes, so AVX-512 adds little but three-input logic;
+//! why it loses (frequency, port use) this KVM guest cannot say: it exposes no
+//! hardware counters.
 //!
 //! # Alternatives measured and lost
 //!
@@ -75,6 +88,16 @@
 //!   the held-out puzzles; not taken.
 //! - Lanes as plain `[u32; 4]` left to the auto-vectoriser: LLVM mixed scalar and SIMD
 //!   code, 2.6x the instructions of the explicit SSE2 in `lanes.rs`.
+//! - For puzzles with several solutions (the serg round of issue 16; serg's first 3000
+//!   puzzles, instructions): every search loose until its first dead end 56.8 -> 42.2 M
+//!   but held-out hard puzzles +7.6% and forum_hardest +7.3% (the cell branches stay
+//!   at the top of a hard puzzle's tree); loose, and at the first dead end a restart
+//!   from the root, strict: serg 45.6 M, held-out hard +3.6%, magictour +7.9% (the
+//!   wasted dive); the triad rules run but a quiet stall branching on a cell until the
+//!   first dead end: serg 49.0 M, hard files worse; loose only after the first
+//!   solution: no gain (the second solution is 13% of serg's work); loose when the
+//!   root's triad rules change nothing: serg 44.6 M, held-out hard +6.5%. Taken: loose
+//!   below 55 unsolved cells at the root (`LOOSE_BELOW`), 42.3 M.
 //! - Counting the nine digits with saturating counters (63 operations per count)
 //!   instead of carry-save adders (28): 1106 215.4 -> 208.4 M instructions.
 //! - Filtering words of the 27-word state all at once (Jacobi rounds with AVX-512) was

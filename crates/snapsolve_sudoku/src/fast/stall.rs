@@ -185,12 +185,36 @@ fn permutations_in(matrix: u16) -> u32 {
 /// changed the unique ones by 1%; see the module documentation.
 const CHEAP_BELOW: u32 = 30;
 
+/// A search whose puzzle has fewer than this many cells unsolved after the givens'
+/// propagation starts *loose*: its stalls skip the triad rules and branch on a cell
+/// with two candidates, as below `CHEAP_BELOW`, until its first dead end (a
+/// contradiction anywhere); from then on it is strict. Puzzles with several solutions
+/// (and easy ones) mostly reach their solutions without a dead end, and the triad
+/// rules and the choice of a configuration cost them more than they save; a hard
+/// puzzle meets a dead end within a few guesses, and its search above that point
+/// keeps the cell branches (so the threshold keeps hard puzzles strict from the
+/// start). Chosen on held-out puzzles, none of the five reported files (callgrind,
+/// instructions, strict -> loose below 55): 2000 generated with 45-60 random holes
+/// (several solutions) 39.5 -> 34.7 M, 2000 generated with four boxes and ten more
+/// cells emptied 29.0 -> 25.5 M, 1000 generated minimal unique puzzles 14.8 -> 14.5 M,
+/// norvig's top95 and hardest and the crate's hard set (126, unique) 13.68 -> 13.64 M;
+/// the largest threshold that kept the last set from losing (56: +0.7%, 58: +2.5%, 60:
+/// +5.5%, loose always: +7.8%). See BENCHMARKS.md for the five files.
+pub(super) const LOOSE_BELOW: u32 = 55;
+
 impl State {
-    /// Naked singles; then, with few cells left, a branch on a cell with two
-    /// candidates; else the triad rules, and when they change nothing, the branch on
-    /// a digit's configurations.
+    /// Cells whose digit is not yet known.
     #[inline(always)]
-    pub(super) fn stall(&mut self) -> Stall {
+    pub(super) fn open(&self) -> u32 {
+        let [u0, u1, u2] = self.unsolved;
+        u0.count_ones() + u1.count_ones() + u2.count_ones()
+    }
+
+    /// Naked singles; then, with few cells left or when not `strict` (see
+    /// [`LOOSE_BELOW`]), a branch on a cell with two candidates; else the triad rules,
+    /// and when they change nothing, the branch on a digit's configurations.
+    #[inline(always)]
+    pub(super) fn stall(&mut self, strict: bool) -> Stall {
         // Each digit's words of the three bands; lane 3 holds a full band, which no
         // rule acts on.
         let words = Lanes::digits(&self.cand, BAND);
@@ -198,9 +222,7 @@ impl State {
         if let Some(end) = self.naked_singles(&words, &mut pairs) {
             return end;
         }
-        let [u0, u1, u2] = self.unsolved;
-        let open = u0.count_ones() + u1.count_ones() + u2.count_ones();
-        if open < CHEAP_BELOW
+        if (self.open() < CHEAP_BELOW || !strict)
             && let Some(branch) = self.cell_branch(pairs)
         {
             return Stall::Branch(branch);

@@ -4,7 +4,7 @@
 use super::isa::Bits;
 use super::tables::{
     BAND, H_FILTER, OTHER_BANDS, ROW, ROW_STARTS, V_PAIR, V_SINGLE, columns, columns_mask,
-    lone_cells,
+    lone_cells, lone_cells_raw,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -62,25 +62,72 @@ fn remove_cells(words: &mut [u32], cells: u32) -> u32 {
     }
 }
 
+/// The cells of each digit per band (`[band][digit]`; digit 0: the empty cells).
+///
+/// On x86-64 by SSE2 byte compares, two 16-byte loads per band and two compares per
+/// digit: about 230 instructions for the puzzle where setting one bit per cell took
+/// 490 (and each of those read-modify-writes waited on the one before when
+/// consecutive cells held the same digit, as empty cells mostly do).
+#[inline(always)]
+fn given_cells(puzzle: &Grid) -> [[u32; 10]; 3] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        // Band `b` is read as bytes 27b..27b+32; past the grid, bytes that match no
+        // digit.
+        let mut bytes = [u8::MAX; 96];
+        bytes[..CELLS].copy_from_slice(puzzle.cells());
+        let mut givens = [[0u32; 10]; 3];
+        for (band, digits) in givens.iter_mut().enumerate() {
+            // SAFETY: SSE2 is part of every x86-64; the loads read bytes
+            // 27 * band .. 27 * band + 32 of the 96.
+            unsafe {
+                let p = bytes.as_ptr().add(27 * band);
+                let lo = _mm_loadu_si128(p.cast());
+                let hi = _mm_loadu_si128(p.add(16).cast());
+                for (digit, cells) in digits.iter_mut().enumerate() {
+                    let d = _mm_set1_epi8(digit as i8);
+                    let low = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, d)) as u32;
+                    let high = _mm_movemask_epi8(_mm_cmpeq_epi8(hi, d)) as u32;
+                    *cells = (low | high << 16) & BAND;
+                }
+            }
+        }
+        givens
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        given_cells_by_bits(puzzle)
+    }
+}
+
+/// [`given_cells`] one cell at a time (branch-free: whether a cell is given is as
+/// unpredictable as the puzzle).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn given_cells_by_bits(puzzle: &Grid) -> [[u32; 10]; 3] {
+    let mut givens = [[0u32; 10]; 3];
+    for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
+        for (pos, &digit) in cells.iter().enumerate() {
+            givens[band][usize::from(digit)] |= 1 << pos;
+        }
+    }
+    givens
+}
+
 impl State {
     /// Candidates of `puzzle` with its givens placed: a given's cell is taken from
     /// the other digits, and its row, column and box from its own digit (the filters
-    /// do the rest, starting from every word). `None` if two givens of a digit share a
-    /// row, column or box.
+    /// do the rest, starting from the words [`State::unsettled`] finds). `None` if two
+    /// givens of a digit share a row, column or box.
     #[inline(always)]
-    pub(super) fn new(puzzle: &Grid) -> Option<State> {
-        // Given cells per band and digit (index 0: empty cells, unused), branch-free:
-        // whether a cell is given is as unpredictable as the puzzle.
-        let mut givens = [[0u32; 10]; 3];
-        for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
-            for (pos, &digit) in cells.iter().enumerate() {
-                givens[band][usize::from(digit)] |= 1 << pos;
-            }
-        }
+    pub(super) fn new<B: Bits>(puzzle: &Grid) -> Option<State> {
+        let givens = given_cells(puzzle);
         let mut state = State {
             cand: [BAND; 27],
             unsolved: [0; 3],
-            dirty: (1 << 27) - 1,
+            dirty: 0,
         };
         let mut clash = false;
         for digit in 1..10 {
@@ -109,7 +156,49 @@ impl State {
         for (band, digits) in givens.iter().enumerate() {
             state.unsolved[band] = digits[0];
         }
+        state.dirty = state.unsettled::<B>();
         (!clash).then_some(state)
+    }
+
+    /// The words whose filter would change anything or find a contradiction: exactly
+    /// the words the first settle has to start from. With the givens' rows, columns
+    /// and boxes already taken, most words of a fresh puzzle are at their filter's
+    /// fixpoint (26.7 of 27 on serg's puzzles, all 27 on forum_hardest), and this test
+    /// (the filter's conditions, without its stores, its removal of solved cells and
+    /// its dirty bookkeeping) costs about 40 instructions a word where a filter costs
+    /// about 95.
+    #[inline(always)]
+    fn unsettled<B: Bits>(&self) -> u32 {
+        let mut dirty = 0;
+        for d in 0..9 {
+            let w = [self.cand[d], self.cand[9 + d], self.cand[18 + d]];
+            let c = [columns(w[0]), columns(w[1]), columns(w[2])];
+            // The Hall-pair mask a filter applies to band `k` depends only on the
+            // other two bands' columns: one lookup per band.
+            let pair = [
+                V_PAIR[(c[1] | c[2]) as usize],
+                V_PAIR[(c[0] | c[2]) as usize],
+                V_PAIR[(c[0] | c[1]) as usize],
+            ];
+            let mut bands = 0;
+            for b in 0..3 {
+                let (k, m) = ((b + 1) % 3, (b + 2) % 3);
+                let a = w[b] & H_FILTER[B::triads(w[b])];
+                // As `filter_word` on an unchanged word (`a == w[b]`, so the same
+                // column set and lone cells); a changed one is dirty anyway, and so
+                // is one with an empty row, where `lone_cells_raw` may err: then
+                // `a` is 0, which differs from `w[b]` unless that is 0 too (the
+                // top bit of `w[b] - 1`: band words have 27 bits).
+                let single = V_SINGLE[c[b] as usize];
+                let lost = (w[k] & !(single & pair[k])) | (w[m] & !(single & pair[m]));
+                let lone = lone_cells_raw(w[b]) & self.unsolved[b];
+                let empty = w[b].wrapping_sub(1) >> 31;
+                let changes = (a ^ w[b]) | lost | lone | empty;
+                bands |= u32::from(changes != 0) << (9 * b);
+            }
+            dirty |= bands << d;
+        }
+        dirty
     }
 
     /// Puts `digit` in `cell` of `band` by emptying the rest of its row for that digit;
@@ -151,6 +240,7 @@ impl State {
         // Vertical: the other two bands of the digit, from column sets only. Their old
         // column sets are used (they may be a filter behind): weaker, never wrong.
         let [i1, i2] = OTHER_BANDS[i];
+        let (i1, i2) = (usize::from(i1), usize::from(i2));
         let (b1, b2) = (self.cand[i1], self.cand[i2]);
         let s = columns(a) as usize;
         let single = V_SINGLE[s];
@@ -220,17 +310,45 @@ impl State {
     ///   clock (the comparator's `--once fast`, alternated, `perf stat -e task-clock`)
     ///   serg 559 -> 554 ms, 17-clue 282 -> 287 ms, 1106 388 -> 392 ms: noise, not kept.
     ///   A sampled profile (`perf record -e cpu-clock`) of serg is flat over this loop.
+    /// - *Every word dirty at the start* (JCZSolve's way, and ours until the serg round
+    ///   of issue 16): on a fresh puzzle, with the givens' peers already taken, most of
+    ///   those 27 filters change nothing (26.7 of 27.5 on serg's puzzles, 27 of 27 on
+    ///   forum_hardest, about 20 on the 17-clue file). `State::unsettled` now tests
+    ///   the filter's conditions without its stores (about 37 instructions a word):
+    ///   serg's first 3000 puzzles 62.5 -> 58.4 M instructions, 17-clue 45.1 -> 45.5 M
+    ///   (its cascades take a longer path from a smaller start: 108 -> 96 filters a
+    ///   puzzle, not 88), the hard files -0.2% to -0.6%; same fixpoint, same guesses.
+    ///   Re-measured after the index guards (next item), all 27 dirty against the
+    ///   exact set: serg 44.84 against 41.03 M, magictour 79.45 against 78.97 M, the
+    ///   forum files 842.8 and 184.4 against 838.6 and 184.0 M, 17-clue 41.66 against
+    ///   41.93 M (the one file where the longer cascades cost more than the test saves).
+    /// - Bounds checks: `Pext::triads` tells the compiler its result is below 512 and
+    ///   `OTHER_BANDS` holds bytes: -1% to -2.5% instructions on every file; telling
+    ///   it that a dirty word's index is below 27 (`assert_unchecked` on a mask of 27
+    ///   bits): -3% to -4.7% on every file (more than the check's two instructions:
+    ///   the shifts by `i` and `i / 9` lose their guards too).
+    /// - *The solved-cell removal in two overlapping AVX2 registers* (words 0-7 and 1-8,
+    ///   through a `Bits` method for the x86-64-v3 bodies) instead of two SSE2 ones and
+    ///   a scalar word: +10% (17-clue) to +25% (serg) instructions, not kept; most
+    ///   likely the 256-bit intrinsics were not inlined into a trait method without
+    ///   the target feature (not looked into further).
     /// - Earlier (before issue 16): round-robin order within ±3% of lowest first; lone
     ///   cells by three table lookups instead of arithmetic, 2.5% more instructions.
     #[inline(always)]
     pub(super) fn settle<B: Bits>(&mut self) -> bool {
         // Batches: which word comes next does not wait for the current filter.
-        let mut dirty = self.dirty;
+        // Only bits of the 27 words: `filter_word` sets no others (its shifts are by
+        // word indices and by `9 * band` of a 9-bit mask).
+        let mut dirty = self.dirty & BAND;
         while dirty != 0 {
             let mut batch = dirty;
             while batch != 0 {
                 let i = batch.trailing_zeros() as usize;
                 batch &= batch - 1;
+                debug_assert!(i < 27);
+                // SAFETY: `dirty`, and so `batch`, has bits below 27 only (above):
+                // told to the compiler, indexing the 27 words needs no check.
+                unsafe { std::hint::assert_unchecked(i < 27) };
                 dirty &= !(1 << i);
                 if !self.filter_word::<B>(i, &mut dirty) {
                     return false;
@@ -274,5 +392,28 @@ impl State {
         let mut cells = [0u8; CELLS];
         cells.copy_from_slice(&bytes[..CELLS]);
         Grid::from_cells(cells)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    use super::*;
+    use crate::generate::{random_puzzle, random_solution};
+
+    #[test]
+    fn given_cells_by_compares_and_by_bits_agree() {
+        let mut rng = Pcg64Mcg::seed_from_u64(16);
+        let mut grids = vec![Grid::default()];
+        for _ in 0..20 {
+            let solution = random_solution(&mut rng);
+            grids.push(solution);
+            grids.push(random_puzzle(&solution, &mut rng));
+        }
+        for grid in &grids {
+            assert_eq!(given_cells(grid), given_cells_by_bits(grid), "{grid}");
+        }
     }
 }

@@ -156,11 +156,13 @@ pub(super) const fn columns_mask(cols: u32) -> u32 {
 }
 
 /// The digit's two other band words of word `i`.
-pub(super) const OTHER_BANDS: [[usize; 2]; 27] = {
+/// (Bytes: one entry is one address and two byte loads, where `usize` pairs took a
+/// shift, an address and two loads.)
+pub(super) const OTHER_BANDS: [[u8; 2]; 27] = {
     let mut table = [[0; 2]; 27];
     let mut i = 0;
     while i < 27 {
-        table[i] = [(i + 9) % 27, (i + 18) % 27];
+        table[i] = [((i + 9) % 27) as u8, ((i + 18) % 27) as u8];
         i += 1;
     }
     table
@@ -177,11 +179,18 @@ pub(super) fn triads(a: u32) -> usize {
 /// Cells of a band word that are alone in their row.
 #[inline(always)]
 pub(super) fn lone_cells(a: u32) -> u32 {
-    // Every row of a filtered word is non-empty, so subtracting 1 from each row does
-    // not borrow across rows: `a & (a - ones)` clears each row's lowest cell.
+    debug_assert!((0..3).all(|row| a & (ROW << (9 * row)) != 0));
+    lone_cells_raw(a)
+}
+
+/// [`lone_cells`] for any word: exact when every row is non-empty, which a filtered
+/// word has; otherwise some set of the word's cells.
+#[inline(always)]
+pub(super) fn lone_cells_raw(a: u32) -> u32 {
+    // With every row non-empty, subtracting 1 from each row does not borrow across
+    // rows: `a & (a - ones)` clears each row's lowest cell.
     const LOW8: u32 = 0xff | 0xff << 9 | 0xff << 18;
     const TOP: u32 = 1 << 8 | 1 << 17 | 1 << 26;
-    debug_assert!((0..3).all(|row| a & (ROW << (9 * row)) != 0));
     let rest = a & a.wrapping_sub(ROW_STARTS);
     // Top bit of each row of `busy`: the row has a second cell.
     let busy = ((rest & LOW8) + LOW8) | rest;
