@@ -10,7 +10,7 @@ use imageproc::point::Point as IPoint;
 
 use crate::morphology::dilate_cross;
 
-use super::{Quad, quad_area};
+use super::{Point, Quad, quad_area};
 
 /// The shrunken copy's longer side is at most this many pixels: enough for a grid
 /// that fills a fifth of the photo, and it keeps thresholding cheap.
@@ -140,7 +140,125 @@ fn quads_of_contour(points: &[IPoint<i32>]) -> Vec<Quad> {
             break;
         }
     }
+    quads.extend(longest_sides_quad(&hull, perimeter));
     quads
+}
+
+/// The quadrilateral of the four longest sides of the hull, each side taken as a
+/// whole line and crossed with the next: for a grid with a drop shadow printed
+/// below and beside it, the hull is a hexagon (two grid sides, two shadow sides
+/// and two short steps between them), and any four of its vertices make a
+/// skewed quad whose lattice slides along the lines; the four long sides keep
+/// their directions, so the outline is the grid plus a shadow-wide margin, which
+/// [`super::comb`] then trims. (Training photos: curled handwritten pages with a
+/// shadow, where the corner quads cut cells a column or row off.)
+fn longest_sides_quad(hull: &[IPoint<i32>], perimeter: f64) -> Option<Quad> {
+    let simple = simplify_closed(hull, perimeter * SIDES_DP_SHARE);
+    if !(5..=8).contains(&simple.len()) {
+        return None;
+    }
+    let n = simple.len();
+    let side = |i: usize| {
+        let (a, b) = (simple[i], simple[(i + 1) % n]);
+        ((a.x as f32, a.y as f32), (b.x as f32, b.y as f32))
+    };
+    let length = |i: usize| {
+        let (a, b) = side(i);
+        (a.0 - b.0).hypot(a.1 - b.1)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| length(b).total_cmp(&length(a)));
+    let mut four = order[..4].to_vec();
+    four.sort_unstable();
+    // The four long sides must carry most of the outline: otherwise the shape
+    // is no quadrilateral with steps cut in it.
+    let long: f32 = four.iter().map(|&i| length(i)).sum();
+    if long < SIDES_MIN_SHARE * perimeter as f32 {
+        return None;
+    }
+    let mut corners = Vec::with_capacity(4);
+    for k in 0..4 {
+        corners.push(crossing(side(four[k]), side(four[(k + 1) % 4]))?);
+    }
+    let quad = order_corners(&corners);
+    let hull_area = quad_area(&order_corners(
+        &simple
+            .iter()
+            .map(|p| (p.x as f32, p.y as f32))
+            .collect::<Vec<_>>(),
+    ));
+    (quad_area(&quad) <= 1.5 * hull_area.max(1.0)).then_some(quad)
+}
+
+/// Douglas-Peucker simplification of a closed polygon, split at its top-left
+/// extreme point and the vertex farthest from it (both vertices of any
+/// simplification). imageproc's closed mode dropped a clear corner of a hull
+/// that began next to it.
+fn simplify_closed(hull: &[IPoint<i32>], epsilon: f64) -> Vec<IPoint<i32>> {
+    let pts: Vec<(f64, f64)> = hull
+        .iter()
+        .map(|p| (f64::from(p.x), f64::from(p.y)))
+        .collect();
+    let n = pts.len();
+    let start = (0..n)
+        .min_by(|&i, &j| (pts[i].0 + pts[i].1).total_cmp(&(pts[j].0 + pts[j].1)))
+        .unwrap_or(0);
+    let far = (0..n)
+        .max_by(|&i, &j| {
+            let d = |k: usize| (pts[k].0 - pts[start].0).hypot(pts[k].1 - pts[start].1);
+            d(i).total_cmp(&d(j))
+        })
+        .unwrap_or(0);
+    let mut keep = vec![false; n];
+    keep[start] = true;
+    keep[far] = true;
+    douglas_peucker(&pts, start, far, epsilon, &mut keep);
+    douglas_peucker(&pts, far, start, epsilon, &mut keep);
+    (0..n).filter(|&i| keep[i]).map(|i| hull[i]).collect()
+}
+
+/// Marks the vertices kept between `from` and `to` (going round the ring).
+fn douglas_peucker(pts: &[(f64, f64)], from: usize, to: usize, epsilon: f64, keep: &mut [bool]) {
+    let n = pts.len();
+    let (a, b) = (pts[from], pts[to]);
+    let length = (b.0 - a.0).hypot(b.1 - a.1).max(1e-9);
+    let mut worst = (0.0, None);
+    let mut i = (from + 1) % n;
+    while i != to {
+        let p = pts[i];
+        let distance = ((b.0 - a.0) * (a.1 - p.1) - (a.0 - p.0) * (b.1 - a.1)).abs() / length;
+        if distance > worst.0 {
+            worst = (distance, Some(i));
+        }
+        i = (i + 1) % n;
+    }
+    if let (distance, Some(split)) = worst
+        && distance > epsilon
+    {
+        keep[split] = true;
+        douglas_peucker(pts, from, split, epsilon, keep);
+        douglas_peucker(pts, split, to, epsilon, keep);
+    }
+}
+
+/// Simplification tolerance for [`longest_sides_quad`], share of the perimeter.
+const SIDES_DP_SHARE: f64 = 0.01;
+/// The four longest sides must make up this share of the perimeter.
+const SIDES_MIN_SHARE: f32 = 0.8;
+
+/// Where the lines through two segments cross (`None` when nearly parallel).
+fn crossing(a: (Point, Point), b: (Point, Point)) -> Option<Point> {
+    let (d1, d2) = (
+        (a.1.0 - a.0.0, a.1.1 - a.0.1),
+        (b.1.0 - b.0.0, b.1.1 - b.0.1),
+    );
+    let denom = d1.0 * d2.1 - d1.1 * d2.0;
+    let scale = d1.0.hypot(d1.1) * d2.0.hypot(d2.1);
+    if denom.abs() < 0.2 * scale {
+        return None;
+    }
+    let t = ((b.0.0 - a.0.0) * d2.1 - (b.0.1 - a.0.1) * d2.0) / denom;
+    Some((a.0.0 + t * d1.0, a.0.1 + t * d1.1))
 }
 
 /// Orders points as top-left, top-right, bottom-right, bottom-left by seed 002's
@@ -168,4 +286,46 @@ pub fn order_corners(pts: &[(f32, f32)]) -> Quad {
         pick(&sum, true),
         pick(&diff, false),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grid (100..400 square) with a drop shadow 20 px left and below: the
+    /// hull is a hexagon with two short steps.
+    fn shadowed_hull() -> Vec<IPoint<i32>> {
+        [
+            (100, 100),
+            (400, 100),
+            (400, 400),
+            (380, 420),
+            (80, 420),
+            (80, 120),
+        ]
+        .iter()
+        .map(|&(x, y)| IPoint::new(x, y))
+        .collect()
+    }
+
+    #[test]
+    fn the_long_sides_of_a_shadowed_grid_make_its_quad() {
+        let hull = shadowed_hull();
+        let perimeter = arc_length(&hull, true);
+        let quad = longest_sides_quad(&hull, perimeter).expect("a quad");
+        let want = [(80.0, 100.0), (400.0, 100.0), (400.0, 420.0), (80.0, 420.0)];
+        for (got, want) in quad.iter().zip(want) {
+            assert!(
+                (got.0 - want.0).abs() < 0.5 && (got.1 - want.1).abs() < 0.5,
+                "{quad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn simplification_keeps_every_corner_of_a_hull() {
+        let hull = shadowed_hull();
+        assert_eq!(simplify_closed(&hull, 5.0).len(), 6);
+        assert_eq!(simplify_closed(&hull, 25.0).len(), 4);
+    }
 }
