@@ -89,20 +89,24 @@ impl Quad {
     /// clockwise on screen, starting at the top-left, with `corner 0 -> corner 1`
     /// a short side. Of the two short sides, the one higher in the picture is the top.
     pub fn portrait(&self) -> Quad {
-        self.oriented(|q| {
-            let s = q.side_lengths();
-            s[0] + s[2] > s[1] + s[3]
-        })
+        self.oriented(Quad::long_first_on_picture)
     }
 
     /// [`Quad::portrait`] for the flat rectangle seen by `camera`: which sides
     /// are the short ones is decided in space, not on the picture, where a
-    /// foreshortened card can look wider than long.
+    /// foreshortened card can look wider than long (on the picture when the
+    /// corners are no rectangle in front of the camera).
     pub fn portrait_seen_by(&self, camera: &Camera) -> Quad {
-        match self.rectified_side_ratio(camera) {
-            Some(_) => self.oriented(|q| q.rectified_side_ratio(camera).is_some_and(|r| r > 1.0)),
-            None => self.portrait(),
-        }
+        self.oriented(|q| {
+            q.rectified_side_ratio(camera)
+                .map_or_else(|| q.long_first_on_picture(), |ratio| ratio > 1.0)
+        })
+    }
+
+    /// Whether side `0 -> 1` and its opposite are the longer pair on the picture.
+    fn long_first_on_picture(&self) -> bool {
+        let s = self.side_lengths();
+        s[0] + s[2] > s[1] + s[3]
     }
 
     /// Clockwise, turned until `long_first` is false (side `0 -> 1` short),

@@ -78,10 +78,8 @@ impl Quad {
     /// pixels wide can measure 1.5 by the fitting noise alone. A shape that
     /// holds under a pixel's wobble is seen, not guessed.
     pub fn rectified_aspect_range(&self, camera: &Camera, wobble: f32) -> Option<(f32, f32)> {
-        let mut range = (
-            self.rectified_aspect(camera)?,
-            self.rectified_aspect(camera)?,
-        );
+        let aspect = self.rectified_aspect(camera)?;
+        let mut range = (aspect, aspect);
         for corner in 0..4 {
             for shift in [[wobble, 0.0], [-wobble, 0.0], [0.0, wobble], [0.0, -wobble]] {
                 let mut moved = *self;
