@@ -379,18 +379,13 @@ fn shrink(quad: &[[f32; 2]; 4], factor: f32) -> [[f32; 2]; 4] {
 
 /// Sets to 1 every pixel whose centre lies inside the convex quadrilateral.
 fn fill_quad(plane: &mut [f32], width: usize, height: usize, quad: &[[f32; 2]; 4]) {
-    let min_x = quad
-        .iter()
-        .map(|p| p[0])
-        .fold(f32::INFINITY, f32::min)
-        .max(0.0) as usize;
-    let max_x = (quad.iter().map(|p| p[0]).fold(0.0f32, f32::max).ceil() as usize).min(width);
-    let min_y = quad
-        .iter()
-        .map(|p| p[1])
-        .fold(f32::INFINITY, f32::min)
-        .max(0.0) as usize;
-    let max_y = (quad.iter().map(|p| p[1]).fold(0.0f32, f32::max).ceil() as usize).min(height);
+    // The pixels the quadrilateral spans along one axis, within `0..limit`.
+    let span = |axis: usize, limit: usize| {
+        let low = quad.iter().map(|p| p[axis]).fold(f32::INFINITY, f32::min);
+        let high = quad.iter().map(|p| p[axis]).fold(0.0f32, f32::max);
+        (low.max(0.0) as usize, (high.ceil() as usize).min(limit))
+    };
+    let ((min_x, max_x), (min_y, max_y)) = (span(0, width), span(1, height));
     let quad = Quad { corners: *quad };
     for y in min_y..max_y {
         for x in min_x..max_x {
