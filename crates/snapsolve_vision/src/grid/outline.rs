@@ -2,7 +2,7 @@
 //! thresholded copy of the photo (seed 002's pipeline, keeping several candidates).
 
 use image::GrayImage;
-use imageproc::contours::{BorderType, find_contours};
+use imageproc::contours::{BorderType, Contour, find_contours};
 use imageproc::contrast::adaptive_threshold;
 use imageproc::filter::gaussian_blur_f32;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
@@ -87,10 +87,23 @@ pub fn candidate_quads_in(small: &GrayImage) -> Vec<Quad> {
     // imageproc's contours, not `crate::contours`: imageproc drops outlines that
     // start in column 0, and counting them (the right thing) lost one of the
     // eight rendered printed grids (tests/sudoku_rendered.rs) to a larger outline along the left edge.
-    let mut quads: Vec<(f32, Quad)> = find_contours::<i32>(&mask)
-        .into_iter()
-        .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 40)
-        .flat_map(|c| quads_of_contour(&c.points))
+    let contours = find_contours::<i32>(&mask);
+    let mut quads: Vec<(f32, Quad)> = contours
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.border_type == BorderType::Outer && c.points.len() >= 40)
+        .flat_map(|(i, c)| {
+            let mut quads = quads_of_contour(&c.points);
+            // Where the outline's own quads agree with its cells, they are the
+            // grid already; another near-copy would only be a second chance
+            // for the full-resolution refit to slip onto a rule beside it.
+            if let Some(cells) = cells_quad(&contours, i)
+                && quads.iter().all(|q| !near_quad(q, &cells))
+            {
+                quads.push(cells);
+            }
+            quads
+        })
         .map(|q| (quad_area(&q), q))
         .filter(|(area, _)| *area >= min_area)
         .collect();
@@ -142,6 +155,61 @@ fn quads_of_contour(points: &[IPoint<i32>]) -> Vec<Quad> {
     }
     quads.extend(longest_sides_quad(&hull, perimeter));
     quads
+}
+
+/// The quadrilateral round the cells of outline `outer`: the corner extremes of
+/// its holes that are the size of a cell. The cells are the grid and nothing
+/// else, where the outline may take in a drop shadow, a margin or a curled
+/// page's edge, whose corner quads are then skewed by the extra and the lattice
+/// fitted in them slides a column off. (Training photos: curled handwritten
+/// pages with a shadow on two sides, whose hull has no four long sides.)
+fn cells_quad(contours: &[Contour<i32>], outer: usize) -> Option<Quad> {
+    let hull_area = polygon_area(&convex_hull(contours[outer].points.clone()));
+    let cell = hull_area / 81.0;
+    let cells: Vec<&Contour<i32>> = contours
+        .iter()
+        .filter(|c| c.border_type == BorderType::Hole && c.parent == Some(outer))
+        .filter(|c| {
+            (CELL_AREA_SHARES.0 * cell..=CELL_AREA_SHARES.1 * cell)
+                .contains(&polygon_area(&c.points))
+        })
+        .collect();
+    if cells.len() < MIN_CELLS_SEEN {
+        return None;
+    }
+    let points: Vec<(f32, f32)> = cells
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| (p.x as f32, p.y as f32)))
+        .collect();
+    Some(order_corners(&points))
+}
+
+/// A hole counts as a cell when its area is within these shares of a ninth of
+/// a ninth of the outline's hull (cells of a grid with a wide shadow are
+/// smaller than that; two cells joined by a digit touching a line, larger).
+const CELL_AREA_SHARES: (f32, f32) = (0.3, 1.6);
+/// Whether every corner of `a` lies within a third of a cell of `b`'s.
+fn near_quad(a: &Quad, b: &Quad) -> bool {
+    let reach = quad_area(b).sqrt() / 9.0 / 3.0;
+    a.iter()
+        .zip(b)
+        .all(|(p, q)| (p.0 - q.0).hypot(p.1 - q.1) <= reach)
+}
+
+/// Cell-sized holes needed before their corners are trusted: most of the 81,
+/// so the outermost cells are among them.
+const MIN_CELLS_SEEN: usize = 40;
+
+/// Area enclosed by a ring of points (shoelace).
+fn polygon_area(ring: &[IPoint<i32>]) -> f32 {
+    let n = ring.len();
+    let twice: i64 = (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            i64::from(a.x) * i64::from(b.y) - i64::from(b.x) * i64::from(a.y)
+        })
+        .sum();
+    twice.unsigned_abs() as f32 / 2.0
 }
 
 /// The quadrilateral of the four longest sides of the hull, each side taken as a
@@ -317,6 +385,42 @@ mod tests {
         for (got, want) in quad.iter().zip(want) {
             assert!(
                 (got.0 - want.0).abs() < 0.5 && (got.1 - want.1).abs() < 0.5,
+                "{quad:?}"
+            );
+        }
+    }
+
+    /// A line mask (white = line) of a 9 x 9 grid from 20 to 200, lines 2 px
+    /// wide, with a solid drop shadow 30 px right and below that joins it.
+    fn shadowed_grid_mask() -> GrayImage {
+        let mut mask = GrayImage::new(260, 260);
+        for (x, y, p) in mask.enumerate_pixels_mut() {
+            let on_line = |v: u32| (20..=201).contains(&v) && (v - 20) % 20 < 2;
+            let in_grid = |v: u32| (20..=201).contains(&v);
+            let grid = in_grid(x) && in_grid(y) && (on_line(x) || on_line(y));
+            let shadow =
+                (50..=231).contains(&x) && (50..=231).contains(&y) && !(in_grid(x) && in_grid(y));
+            if grid || shadow {
+                *p = image::Luma([255]);
+            }
+        }
+        mask
+    }
+
+    #[test]
+    fn the_cells_of_a_shadowed_grid_give_its_corners_without_the_shadow() {
+        let mask = shadowed_grid_mask();
+        let contours = find_contours::<i32>(&mask);
+        let outer = contours
+            .iter()
+            .position(|c| c.border_type == BorderType::Outer)
+            .expect("an outline");
+        let quad = cells_quad(&contours, outer).expect("cells");
+        // The cells' own corners: just inside the 2 px border lines.
+        let want = [(22.0, 22.0), (199.0, 22.0), (199.0, 199.0), (22.0, 199.0)];
+        for (got, want) in quad.iter().zip(want) {
+            assert!(
+                (got.0 - want.0).abs() <= 1.0 && (got.1 - want.1).abs() <= 1.0,
                 "{quad:?}"
             );
         }
