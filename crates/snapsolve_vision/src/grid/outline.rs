@@ -20,29 +20,6 @@ pub const MAX_CANDIDATES: usize = 8;
 /// A grid must cover at least this share of the photo.
 pub const MIN_AREA_SHARE: f32 = 0.02;
 
-/// Shrinks by an integer factor, averaging each block (cheap and alias-free).
-pub fn shrink_by(gray: &GrayImage, factor: u32) -> GrayImage {
-    if factor <= 1 {
-        return gray.clone();
-    }
-    let (w, h) = (gray.width() / factor, gray.height() / factor);
-    let mut out = GrayImage::new(w.max(1), h.max(1));
-    let area = factor * factor;
-    for y in 0..h {
-        for x in 0..w {
-            let mut sum = 0u32;
-            for dy in 0..factor {
-                let row = (y * factor + dy) * gray.width();
-                for dx in 0..factor {
-                    sum += u32::from(gray.as_raw()[(row + x * factor + dx) as usize]);
-                }
-            }
-            out.put_pixel(x, y, image::Luma([(sum / area) as u8]));
-        }
-    }
-    out
-}
-
 /// The binary picture the outlines are traced in: dark lines become white.
 pub fn line_mask(small: &GrayImage) -> GrayImage {
     let blurred = gaussian_blur_f32(small, 1.0);
@@ -59,7 +36,13 @@ pub fn line_mask(small: &GrayImage) -> GrayImage {
 pub fn shrink_for_outlines(gray: &GrayImage) -> (GrayImage, u32) {
     let longest = gray.width().max(gray.height());
     let factor = longest.div_ceil(WORK_SIDE).max(1);
-    (shrink_by(gray, factor), factor)
+    // A photo narrower than the factor keeps a one-pixel blank copy (the
+    // shrink itself would have no pixels to trace).
+    if gray.width() < factor || gray.height() < factor {
+        let (w, h) = (gray.width() / factor, gray.height() / factor);
+        return (GrayImage::new(w.max(1), h.max(1)), factor);
+    }
+    (crate::shrink::shrink_by(gray, factor), factor)
 }
 
 /// A point of the copy shrunken by `factor`, in the photo's pixels (pixel centres
