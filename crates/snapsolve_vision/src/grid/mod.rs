@@ -26,6 +26,7 @@ pub mod lattice;
 pub mod orientation;
 pub mod outline;
 pub mod overlay;
+pub mod sample;
 pub mod shift;
 
 use image::{GrayImage, RgbImage};

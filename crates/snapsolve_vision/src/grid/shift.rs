@@ -14,7 +14,8 @@
 use image::GrayImage;
 use imageproc::geometric_transformations::Projection;
 
-use super::lattice::{CELL, MARGIN, eval, sample_bilinear};
+use super::lattice::{CELL, MARGIN, eval};
+use super::sample::GreySampler;
 
 /// How far across a line the paper is looked for, rough-warp pixels: beyond the
 /// thickest border line, short of the next line.
@@ -36,10 +37,11 @@ pub fn line_strength(
     pos: impl Fn(f32) -> f32,
     horizontal: bool,
 ) -> f32 {
+    let sampler = GreySampler::new(gray);
     let grey = |t: f32, p: f32| {
         let (x, y) = if horizontal { (t, p) } else { (p, t) };
         let (px, py) = *to_photo * (x, y);
-        sample_bilinear(gray, px, py)
+        sampler.at(px, py)
     };
     let (start, end) = (MARGIN + CELL / 4, MARGIN + 9 * CELL - CELL / 4);
     let ts = (start..end).step_by(2);
