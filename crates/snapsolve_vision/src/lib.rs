@@ -5,6 +5,7 @@
 //! like cards or grids and hands over upright crops.
 #![deny(missing_docs)]
 
+pub mod adaptive;
 pub mod cards;
 pub mod contours;
 pub mod crop;

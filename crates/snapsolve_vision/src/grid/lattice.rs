@@ -8,8 +8,8 @@
 //! strips still gets a position everywhere. Crossings of the curves, mapped back
 //! through the warp, are the cells' corners in the photo.
 
+use crate::adaptive::adaptive_threshold;
 use image::GrayImage;
-use imageproc::contrast::adaptive_threshold;
 use imageproc::geometric_transformations::Projection;
 
 use super::comb::comb_quad;

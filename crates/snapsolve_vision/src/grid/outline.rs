@@ -1,9 +1,9 @@
 //! Candidate outlines for the grid: large convex four-sided shapes in a shrunken,
 //! thresholded copy of the photo (seed 002's pipeline, keeping several candidates).
 
+use crate::adaptive::adaptive_threshold;
 use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
-use imageproc::contrast::adaptive_threshold;
 use imageproc::filter::gaussian_blur_f32;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
 use imageproc::point::Point as IPoint;
