@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod adaptive;
+pub mod blur;
 pub mod cards;
 pub mod contours;
 pub mod crop;

@@ -2,9 +2,9 @@
 //! thresholded copy of the photo (seed 002's pipeline, keeping several candidates).
 
 use crate::adaptive::adaptive_threshold;
+use crate::blur::gaussian_blur;
 use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
-use imageproc::filter::gaussian_blur_f32;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
 use imageproc::point::Point as IPoint;
 
@@ -22,7 +22,7 @@ pub const MIN_AREA_SHARE: f32 = 0.02;
 
 /// The binary picture the outlines are traced in: dark lines become white.
 pub fn line_mask(small: &GrayImage) -> GrayImage {
-    let blurred = gaussian_blur_f32(small, 1.0);
+    let blurred = gaussian_blur(small, 1.0);
     let radius = (small.width().max(small.height()) / 60).max(3);
     let mut mask = adaptive_threshold(&blurred, radius, 4);
     for p in mask.iter_mut() {
