@@ -22,7 +22,9 @@
 //! The four neighbours' bytes are then gathered lane by lane (SSE2 has no
 //! gather and no 32-bit multiply for the row offsets). Tried and lost: reading
 //! the four pixels as two pairs from one index in the scalar version (the same
-//! readings, 12% more instructions on the sudoku frame).
+//! readings, 12% more instructions on the sudoku frame); the four neighbours'
+//! indices computed in lanes (PMULUDQ for the row offsets) and stored once
+//! (215.2 M -> 218.3 M instructions on the frame).
 
 use image::GrayImage;
 
