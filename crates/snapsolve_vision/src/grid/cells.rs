@@ -63,15 +63,7 @@ fn cell_greys(sampler: &GreySampler, lattice: &Lattice, row: usize, col: usize) 
     let columns = side * sub;
     let (mut top, mut diff) = (Vec::with_capacity(columns), Vec::with_capacity(columns));
     for c in 0..columns {
-        let u = share(c);
-        let t = (
-            q[0].0 + (q[1].0 - q[0].0) * u,
-            q[0].1 + (q[1].1 - q[0].1) * u,
-        );
-        let b = (
-            q[3].0 + (q[2].0 - q[3].0) * u,
-            q[3].1 + (q[2].1 - q[3].1) * u,
-        );
+        let (t, b) = edge_points(&q, share(c));
         top.push(t);
         diff.push((b.0 - t.0, b.1 - t.1));
     }
@@ -102,6 +94,15 @@ fn cell_greys(sampler: &GreySampler, lattice: &Lattice, row: usize, col: usize) 
 
 /// The point at (`u`, `v`) in 0..1 inside a quadrilateral, by bilinear interpolation.
 pub(crate) fn bilinear_point(q: &[(f32, f32); 4], u: f32, v: f32) -> (f32, f32) {
+    let (top, bottom) = edge_points(q, u);
+    (
+        top.0 + (bottom.0 - top.0) * v,
+        top.1 + (bottom.1 - top.1) * v,
+    )
+}
+
+/// The points at `u` in 0..1 along a quadrilateral's top and bottom edges.
+fn edge_points(q: &[(f32, f32); 4], u: f32) -> ((f32, f32), (f32, f32)) {
     let top = (
         q[0].0 + (q[1].0 - q[0].0) * u,
         q[0].1 + (q[1].1 - q[0].1) * u,
@@ -110,10 +111,7 @@ pub(crate) fn bilinear_point(q: &[(f32, f32); 4], u: f32, v: f32) -> (f32, f32) 
         q[3].0 + (q[2].0 - q[3].0) * u,
         q[3].1 + (q[2].1 - q[3].1) * u,
     );
-    (
-        top.0 + (bottom.0 - top.0) * v,
-        top.1 + (bottom.1 - top.1) * v,
-    )
+    (top, bottom)
 }
 
 /// The value below which `share` of the values lie: the element a sort would
