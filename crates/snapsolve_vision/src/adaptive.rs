@@ -4,8 +4,9 @@
 //! The sudoku grid finder thresholds its shrunken photo once and every rough
 //! warp it fits (six or more a frame); imageproc's version reads its integral
 //! image through `get_pixel` with bounds checks and clamps every window edge
-//! on every pixel: ~7% of a sudoku frame's instructions. Here the integral
-//! image is a plain buffer with a zero row and column in front,
+//! on every pixel: 44 M instructions, 11% of a sudoku frame's at the start of
+//! issue 14 (16 M here). Here the integral image is a plain buffer with a
+//! zero row and column in front,
 //!
 //! ```text
 //!   integral[(y + 1) * (w + 1) + (x + 1)] = sum of pixels [0..=x] x [0..=y]
