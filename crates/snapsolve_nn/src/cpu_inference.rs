@@ -244,16 +244,22 @@ fn push_shifted(src: &[f32], out: &mut Vec<f32>, h: usize, w: usize, dy: isize, 
 pub fn max_pool2(input: &Planes, relu: bool) -> Planes {
     let (h, w) = (input.height / 2, input.width / 2);
     let floor = if relu { 0.0 } else { f32::MIN };
-    let mut data = Vec::with_capacity(input.channels * input.batch * h * w);
-    for plane in input.data.chunks_exact(input.plane_len().max(1)) {
-        for y in 0..h {
+    // Written in place, pixel by pixel, into a buffer made once: extending a
+    // Vec from the pair iterators cost 1.75 times the instructions (6.5 M of
+    // the digit network's 29.4 M on a sudoku frame, callgrind).
+    let mut data = vec![0.0f32; input.channels * input.batch * h * w];
+    let planes = input.data.chunks_exact(input.plane_len().max(1));
+    for (plane, out) in planes.zip(data.chunks_exact_mut((h * w).max(1))) {
+        for (y, out_row) in out.chunks_exact_mut(w.max(1)).enumerate() {
             let top = &plane[2 * y * input.width..][..2 * w];
             let bottom = &plane[(2 * y + 1) * input.width..][..2 * w];
-            data.extend(
-                top.chunks_exact(2)
-                    .zip(bottom.chunks_exact(2))
-                    .map(|(t, b)| larger(larger(t[0], t[1]), larger(larger(b[0], b[1]), floor))),
-            );
+            for ((o, t), b) in out_row
+                .iter_mut()
+                .zip(top.chunks_exact(2))
+                .zip(bottom.chunks_exact(2))
+            {
+                *o = larger(larger(t[0], t[1]), larger(larger(b[0], b[1]), floor));
+            }
         }
     }
     Planes {

@@ -5,6 +5,8 @@
 //! like cards or grids and hands over upright crops.
 #![deny(missing_docs)]
 
+pub mod adaptive;
+pub mod blur;
 pub mod cards;
 pub mod contours;
 pub mod crop;

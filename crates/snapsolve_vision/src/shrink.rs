@@ -2,9 +2,10 @@
 //!
 //! Card finding needs about a megapixel, not twelve; a box average over
 //! `factor x factor` blocks is one pass over the photo and, unlike point
-//! sampling, keeps thin card edges and averages away sensor noise.
+//! sampling, keeps thin card edges and averages away sensor noise. The sudoku
+//! grid finder shrinks its grey photo the same way (one channel).
 
-use image::RgbImage;
+use image::{ImageBuffer, Pixel};
 
 /// The whole factor that brings the longer side of `width x height` down to at
 /// most `target` pixels (1 when it already fits).
@@ -14,45 +15,59 @@ pub fn shrink_factor(width: u32, height: u32, target: u32) -> u32 {
 
 /// Averages `factor x factor` blocks; a partial block at the right or bottom
 /// edge is dropped, so pixel `(x, y)` covers `[x f, (x+1) f) x [y f, (y+1) f)`.
-/// Each channel's sum is divided by `f²`, rounding down.
-pub fn shrink_by(image: &RgbImage, factor: u32) -> RgbImage {
+/// Each channel's sum is divided by `f²`, rounding down. Works for any 8-bit
+/// pixel: colour photos for the card finder, greys for the sudoku grid finder.
+pub fn shrink_by<P: Pixel<Subpixel = u8>>(
+    image: &ImageBuffer<P, Vec<u8>>,
+    factor: u32,
+) -> ImageBuffer<P, Vec<u8>> {
     if factor <= 1 {
         return image.clone();
     }
     // The common factors get a copy of the loop with `F` known, so the block
-    // loops unroll (2 and 3 are the card finder's and the crops' factors).
-    match factor {
-        2 => shrink_fixed::<2>(image),
-        3 => shrink_fixed::<3>(image),
-        4 => shrink_fixed::<4>(image),
-        5 => shrink_fixed::<5>(image),
-        f => shrink_any(image, f as usize),
+    // loops unroll (2 and 3 are the card finder's and the crops' factors, 2
+    // the sudoku grid finder's for a 960-pixel frame).
+    match (P::CHANNEL_COUNT, factor) {
+        (1, 2) => shrink_fixed::<P, 1, 2>(image),
+        (1, 3) => shrink_fixed::<P, 1, 3>(image),
+        (3, 2) => shrink_fixed::<P, 3, 2>(image),
+        (3, 3) => shrink_fixed::<P, 3, 3>(image),
+        (3, 4) => shrink_fixed::<P, 3, 4>(image),
+        (3, 5) => shrink_fixed::<P, 3, 5>(image),
+        (c, f) => shrink_any(image, usize::from(c), f as usize),
     }
 }
 
-fn shrink_fixed<const F: usize>(image: &RgbImage) -> RgbImage {
-    shrink_any(image, F)
+fn shrink_fixed<P: Pixel<Subpixel = u8>, const C: usize, const F: usize>(
+    image: &ImageBuffer<P, Vec<u8>>,
+) -> ImageBuffer<P, Vec<u8>> {
+    shrink_any(image, C, F)
 }
 
 /// One row of block sums at a time: reading the source row by row keeps the
 /// access sequential (the column-by-column alternative was twice as slow),
 /// and the output is written through its raw buffer, not `put_pixel`.
+/// `c` is the channel count, `f` the factor.
 #[inline(always)]
-fn shrink_any(image: &RgbImage, f: usize) -> RgbImage {
+fn shrink_any<P: Pixel<Subpixel = u8>>(
+    image: &ImageBuffer<P, Vec<u8>>,
+    c: usize,
+    f: usize,
+) -> ImageBuffer<P, Vec<u8>> {
     let (width, height) = (image.width() as usize / f, image.height() as usize / f);
-    let stride = image.width() as usize * 3;
+    let stride = image.width() as usize * c;
     let raw = image.as_raw();
     let area = (f * f) as u32;
-    let mut out = vec![0u8; width * height * 3];
-    let mut sums = vec![0u32; width * 3];
-    for (by, out_row) in out.chunks_exact_mut(width * 3).enumerate() {
+    let mut out = vec![0u8; width * height * c];
+    let mut sums = vec![0u32; width * c];
+    for (by, out_row) in out.chunks_exact_mut(width * c).enumerate() {
         sums.fill(0);
         for row in raw[by * f * stride..].chunks_exact(stride).take(f) {
-            for (s, block) in sums.chunks_exact_mut(3).zip(row.chunks_exact(f * 3)) {
-                for px in block.chunks_exact(3) {
-                    s[0] += u32::from(px[0]);
-                    s[1] += u32::from(px[1]);
-                    s[2] += u32::from(px[2]);
+            for (s, block) in sums.chunks_exact_mut(c).zip(row.chunks_exact(f * c)) {
+                for px in block.chunks_exact(c) {
+                    for (sum, &v) in s.iter_mut().zip(px) {
+                        *sum += u32::from(v);
+                    }
                 }
             }
         }
@@ -60,14 +75,14 @@ fn shrink_any(image: &RgbImage, f: usize) -> RgbImage {
             *o = (s / area) as u8;
         }
     }
-    RgbImage::from_raw(width as u32, height as u32, out)
-        .unwrap_or_else(|| unreachable!("three bytes per pixel"))
+    ImageBuffer::from_raw(width as u32, height as u32, out)
+        .unwrap_or_else(|| unreachable!("`c` bytes per pixel"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use image::Rgb;
+    use image::{GrayImage, Luma, Rgb, RgbImage};
 
     #[test]
     fn factor_brings_the_long_side_under_the_target() {
@@ -102,6 +117,22 @@ mod tests {
                         .sum();
                     assert_eq!(u32::from(p.0[c]), sum / (f * f), "factor {f} at {x},{y}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn greys_shrink_like_one_channel_of_colour() {
+        let grey = GrayImage::from_fn(23, 17, |x, y| Luma([(x * 37 + y * 11) as u8]));
+        let colour = RgbImage::from_fn(23, 17, |x, y| {
+            let v = grey.get_pixel(x, y).0[0];
+            Rgb([v, v, v])
+        });
+        for f in 1..8u32 {
+            let (small, small_colour) = (shrink_by(&grey, f), shrink_by(&colour, f));
+            assert_eq!(small.dimensions(), small_colour.dimensions());
+            for (p, q) in small.pixels().zip(small_colour.pixels()) {
+                assert_eq!(p.0[0], q.0[0], "factor {f}");
             }
         }
     }

@@ -8,11 +8,12 @@
 //! strips still gets a position everywhere. Crossings of the curves, mapped back
 //! through the warp, are the cells' corners in the photo.
 
+use crate::adaptive::adaptive_threshold;
 use image::GrayImage;
-use imageproc::contrast::adaptive_threshold;
 use imageproc::geometric_transformations::Projection;
 
 use super::comb::comb_quad;
+use super::sample::GreySampler;
 use super::shift::{line_strength, outer_shift};
 use super::{FoundGrid, Point, Quad};
 
@@ -107,41 +108,27 @@ fn square_to_quad(quad: &Quad, side: f32, margin: f32) -> Option<Projection> {
     Projection::from_control_points(square, *quad)
 }
 
-/// Bilinear sample of a grey image at a real position (edges clamped).
-#[inline]
-pub fn sample_bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
-    let (w, h) = (gray.width() as i32, gray.height() as i32);
-    let x = x.clamp(0.0, (w - 1) as f32);
-    let y = y.clamp(0.0, (h - 1) as f32);
-    // Both are clamped to 0 or more, where truncation is the floor: `floor`
-    // itself is a call into libm on baseline x86-64 (no SSE4.1 `roundss`),
-    // 5% of a sudoku frame's instructions (callgrind). (Reading the four
-    // pixels as two pairs from one index, one bounds check a pair, was tried:
-    // the same readings, 12% more instructions on the sudoku frame.)
-    let (x0, y0) = (x as i32, y as i32);
-    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let raw = gray.as_raw();
-    let at = |xx: i32, yy: i32| f32::from(raw[(yy * w + xx) as usize]);
-    let top = at(x0, y0) * (1.0 - fx) + at(x1, y0) * fx;
-    let bottom = at(x0, y1) * (1.0 - fx) + at(x1, y1) * fx;
-    top * (1.0 - fy) + bottom * fy
-}
-
 /// Warps the photo inside `quad` to the rough square; returns it with the
 /// projection from square pixels to photo pixels.
 pub fn rough_warp(gray: &GrayImage, quad: &Quad) -> Option<(GrayImage, Projection)> {
     let to_photo = square_to_quad(quad, (9 * CELL) as f32, MARGIN as f32)?;
-    let mut out = GrayImage::new(SIDE as u32, SIDE as u32);
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            let (px, py) = to_photo * (x as f32, y as f32);
-            let v = sample_bilinear(gray, px, py);
+    let sampler = GreySampler::new(gray);
+    let mut raw = vec![0u8; SIDE * SIDE];
+    // One row of positions at a time, read four at once (see `sample`).
+    let (mut xs, mut ys, mut greys) = ([0.0f32; SIDE], [0.0f32; SIDE], [0.0f32; SIDE]);
+    for (y, out_row) in raw.chunks_exact_mut(SIDE).enumerate() {
+        for (x, (px, py)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
+            (*px, *py) = to_photo * (x as f32, y as f32);
+        }
+        sampler.row(&xs, &ys, &mut greys);
+        for (o, &v) in out_row.iter_mut().zip(&greys) {
             // `v` is 0..=255: adding a half and truncating rounds it without
             // libm's `round` (a call on baseline x86-64), as in `comb_span`.
-            out.put_pixel(x as u32, y as u32, image::Luma([(v + 0.5) as u8]));
+            *o = (v + 0.5) as u8;
         }
     }
+    let out = GrayImage::from_raw(SIDE as u32, SIDE as u32, raw)
+        .unwrap_or_else(|| unreachable!("one byte per pixel"));
     Some((out, to_photo))
 }
 

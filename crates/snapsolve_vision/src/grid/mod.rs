@@ -27,6 +27,7 @@ pub mod lattice;
 pub mod orientation;
 pub mod outline;
 pub mod overlay;
+pub mod sample;
 pub mod shift;
 
 use image::{GrayImage, RgbImage};
@@ -60,11 +61,28 @@ pub struct FoundGrid {
 /// would turn red into a middle grey.
 pub fn darkest_channel(image: &RgbImage) -> GrayImage {
     let (width, height) = image.dimensions();
-    let data = image
-        .as_raw()
-        .chunks_exact(3)
-        .map(|p| p[0].min(p[1]).min(p[2]))
-        .collect();
+    let raw = image.as_raw();
+    let mut data = vec![0u8; raw.len() / 3];
+    // Block by block: first the least of every three consecutive bytes (three
+    // shifted slices, which the compiler vectorises), then every third of
+    // those, which starts at a pixel. (Pixel by pixel, the three-byte stride
+    // kept it scalar: 13 instructions a pixel, 4% of a sudoku frame.)
+    const BLOCK: usize = 256;
+    let mut least = [0u8; 3 * BLOCK];
+    for (bytes, out) in raw.chunks(3 * BLOCK).zip(data.chunks_mut(BLOCK)) {
+        let n = bytes.len() - 2;
+        for (((m, &a), &b), &c) in least[..n]
+            .iter_mut()
+            .zip(bytes)
+            .zip(&bytes[1..])
+            .zip(&bytes[2..])
+        {
+            *m = a.min(b).min(c);
+        }
+        for (o, &m) in out.iter_mut().zip(least.iter().step_by(3)) {
+            *o = m;
+        }
+    }
     GrayImage::from_raw(width, height, data).unwrap_or_else(|| GrayImage::new(width, height))
 }
 
@@ -192,6 +210,24 @@ mod tests {
             assert!(error < 3.0, "corner {got:?} is {error:.1} px from {want:?}");
         }
         assert!(found.line_score > 0.9, "score {}", found.line_score);
+    }
+
+    #[test]
+    fn darkest_channel_takes_each_pixels_least_channel() {
+        for (w, h) in [(1, 1), (3, 2), (97, 61), (300, 7)] {
+            let image = RgbImage::from_fn(w, h, |x, y| {
+                image::Rgb([
+                    (x * 37 + y) as u8,
+                    (x * y * 13) as u8,
+                    (y * 91 + x * 5) as u8,
+                ])
+            });
+            let gray = darkest_channel(&image);
+            assert_eq!(gray.dimensions(), (w, h));
+            for (p, q) in image.pixels().zip(gray.pixels()) {
+                assert_eq!(q.0[0], p.0[0].min(p.0[1]).min(p.0[2]));
+            }
+        }
     }
 
     #[test]

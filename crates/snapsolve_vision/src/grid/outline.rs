@@ -1,10 +1,10 @@
 //! Candidate outlines for the grid: large convex four-sided shapes in a shrunken,
 //! thresholded copy of the photo (seed 002's pipeline, keeping several candidates).
 
+use crate::adaptive::adaptive_threshold;
+use crate::blur::gaussian_blur;
 use image::GrayImage;
 use imageproc::contours::{BorderType, Contour, find_contours};
-use imageproc::contrast::adaptive_threshold;
-use imageproc::filter::gaussian_blur_f32;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
 use imageproc::point::Point as IPoint;
 
@@ -20,32 +20,9 @@ pub const MAX_CANDIDATES: usize = 8;
 /// A grid must cover at least this share of the photo.
 pub const MIN_AREA_SHARE: f32 = 0.02;
 
-/// Shrinks by an integer factor, averaging each block (cheap and alias-free).
-pub fn shrink_by(gray: &GrayImage, factor: u32) -> GrayImage {
-    if factor <= 1 {
-        return gray.clone();
-    }
-    let (w, h) = (gray.width() / factor, gray.height() / factor);
-    let mut out = GrayImage::new(w.max(1), h.max(1));
-    let area = factor * factor;
-    for y in 0..h {
-        for x in 0..w {
-            let mut sum = 0u32;
-            for dy in 0..factor {
-                let row = (y * factor + dy) * gray.width();
-                for dx in 0..factor {
-                    sum += u32::from(gray.as_raw()[(row + x * factor + dx) as usize]);
-                }
-            }
-            out.put_pixel(x, y, image::Luma([(sum / area) as u8]));
-        }
-    }
-    out
-}
-
 /// The binary picture the outlines are traced in: dark lines become white.
 pub fn line_mask(small: &GrayImage) -> GrayImage {
-    let blurred = gaussian_blur_f32(small, 1.0);
+    let blurred = gaussian_blur(small, 1.0);
     let radius = (small.width().max(small.height()) / 60).max(3);
     let mut mask = adaptive_threshold(&blurred, radius, 4);
     for p in mask.iter_mut() {
@@ -59,7 +36,13 @@ pub fn line_mask(small: &GrayImage) -> GrayImage {
 pub fn shrink_for_outlines(gray: &GrayImage) -> (GrayImage, u32) {
     let longest = gray.width().max(gray.height());
     let factor = longest.div_ceil(WORK_SIDE).max(1);
-    (shrink_by(gray, factor), factor)
+    // A photo narrower than the factor keeps a one-pixel blank copy (the
+    // shrink itself would have no pixels to trace).
+    if gray.width() < factor || gray.height() < factor {
+        let (w, h) = (gray.width() / factor, gray.height() / factor);
+        return (GrayImage::new(w.max(1), h.max(1)), factor);
+    }
+    (crate::shrink::shrink_by(gray, factor), factor)
 }
 
 /// A point of the copy shrunken by `factor`, in the photo's pixels (pixel centres
