@@ -22,8 +22,10 @@
 //!    seams between cards laid close together cut, once at Otsu's level of
 //!    the bright pixels alone (cards whiter than a pale desk), and once on the
 //!    whiteness above its local mean (a white desk that darkens from one side
-//!    to the other); where passes disagree about a card, the outline with the
-//!    sharper edges wins ([`edges`]).
+//!    to the other); where these show fewer than a table's worth of cards,
+//!    once more on the regions the colour edges close (a desk as white as
+//!    the cards, [`edge_regions`]); where passes disagree about a card, the
+//!    outline with the sharper edges wins ([`edges`]).
 //!
 //! The size of a typical card, which every candidate is measured against,
 //! comes from the pass with the most cards of one size, and follows the
@@ -142,31 +144,27 @@ impl CardFinder {
         let radius = (LOCAL_MEAN_RADIUS * opened.width().max(opened.height()) as f32) as u32;
         let above_mean = above_local_mean(&opened, radius.max(1));
         per_level.push(self.find_at_level(&above_mean, LOCAL_MEAN_MIDDLE + ABOVE_LOCAL_MEAN));
-        // ...and where nothing is whiter than the desk, only the cards' edges
-        // part them from it.
         // The typical card comes from the level with the most whole cards of
         // one size (the earliest of equals): where cards touch, a level may
         // find one card and a block of cards that passes for a large card.
-        // The edges set it where no level shows a card, or where they show
-        // more cards than any level (a white desk) and at least a few: on a
-        // lone card close up they also close the symbols, which pass for
-        // small cards.
-        let typical_of = |passes: &[Vec<Found>]| {
-            passes
-                .iter()
-                .filter_map(|found| Typical::of(found))
-                .rev()
-                .max_by_key(|typical| typical.support)
-        };
-        let by_whiteness = typical_of(&per_level);
+        let by_whiteness = per_level
+            .iter()
+            .filter_map(|found| Typical::of(found))
+            .rev()
+            .max_by_key(|typical| typical.support);
         let whiteness_support = by_whiteness.as_ref().map_or(0, |t| t.support);
-        // Where the whiteness already shows a full table of one size, the
-        // edges (a third of a frame's cost) are not looked for.
+        // Last, where nothing is whiter than the desk, only the cards' edges
+        // part them from it. Where the whiteness already shows a full table
+        // of one size, they are not looked for (they cost a third of a frame).
         let by_edges = if whiteness_support < EDGES_BELOW_SUPPORT {
             self.find_by_edges(image)
         } else {
             Vec::new()
         };
+        // The edges set the typical card where no level shows a card, or
+        // where they show more cards than any level (a white desk) and at
+        // least a few: on a lone card close up they also close the symbols,
+        // which pass for small cards.
         let typical = Typical::of(&by_edges)
             .filter(|t| {
                 whiteness_support == 0
