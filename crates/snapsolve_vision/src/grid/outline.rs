@@ -5,7 +5,7 @@ use crate::adaptive::adaptive_threshold;
 use crate::blur::gaussian_blur;
 use image::GrayImage;
 use imageproc::contours::{BorderType, Contour, find_contours};
-use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
+use imageproc::geometry::{approximate_polygon_dp, arc_length, contour_area, convex_hull};
 use imageproc::point::Point as IPoint;
 
 use crate::morphology::dilate_cross;
@@ -147,14 +147,14 @@ fn quads_of_contour(points: &[IPoint<i32>]) -> Vec<Quad> {
 /// fitted in them slides a column off. (Training photos: curled handwritten
 /// pages with a shadow on two sides, whose hull has no four long sides.)
 fn cells_quad(contours: &[Contour<i32>], outer: usize) -> Option<Quad> {
-    let hull_area = polygon_area(&convex_hull(contours[outer].points.clone()));
+    let hull_area = contour_area(&convex_hull(contours[outer].points.clone())) as f32;
     let cell = hull_area / 81.0;
     let cells: Vec<&Contour<i32>> = contours
         .iter()
         .filter(|c| c.border_type == BorderType::Hole && c.parent == Some(outer))
         .filter(|c| {
             (CELL_AREA_SHARES.0 * cell..=CELL_AREA_SHARES.1 * cell)
-                .contains(&polygon_area(&c.points))
+                .contains(&(contour_area(&c.points) as f32))
         })
         .collect();
     if cells.len() < MIN_CELLS_SEEN {
@@ -171,28 +171,17 @@ fn cells_quad(contours: &[Contour<i32>], outer: usize) -> Option<Quad> {
 /// a ninth of the outline's hull (cells of a grid with a wide shadow are
 /// smaller than that; two cells joined by a digit touching a line, larger).
 const CELL_AREA_SHARES: (f32, f32) = (0.3, 1.6);
+
+/// Cell-sized holes needed before their corners are trusted: most of the 81,
+/// so the outermost cells are among them.
+const MIN_CELLS_SEEN: usize = 40;
+
 /// Whether every corner of `a` lies within a third of a cell of `b`'s.
 fn near_quad(a: &Quad, b: &Quad) -> bool {
     let reach = quad_area(b).sqrt() / 9.0 / 3.0;
     a.iter()
         .zip(b)
         .all(|(p, q)| (p.0 - q.0).hypot(p.1 - q.1) <= reach)
-}
-
-/// Cell-sized holes needed before their corners are trusted: most of the 81,
-/// so the outermost cells are among them.
-const MIN_CELLS_SEEN: usize = 40;
-
-/// Area enclosed by a ring of points (shoelace).
-fn polygon_area(ring: &[IPoint<i32>]) -> f32 {
-    let n = ring.len();
-    let twice: i64 = (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            i64::from(a.x) * i64::from(b.y) - i64::from(b.x) * i64::from(a.y)
-        })
-        .sum();
-    twice.unsigned_abs() as f32 / 2.0
 }
 
 /// The quadrilateral of the four longest sides of the hull, each side taken as a
