@@ -17,6 +17,9 @@ pub fn shrink_factor(width: u32, height: u32, target: u32) -> u32 {
 /// edge is dropped, so pixel `(x, y)` covers `[x f, (x+1) f) x [y f, (y+1) f)`.
 /// Each channel's sum is divided by `f²`, rounding down. Works for any 8-bit
 /// pixel: colour photos for the card finder, greys for the sudoku grid finder.
+/// A side shorter than the factor (a sliver of a picture, 1 x 3000) has no
+/// whole block: the copy is then black, with that side 1, so the finders
+/// still get pixels to look at and find nothing.
 pub fn shrink_by<P: Pixel<Subpixel = u8>>(
     image: &ImageBuffer<P, Vec<u8>>,
     factor: u32,
@@ -55,6 +58,9 @@ fn shrink_any<P: Pixel<Subpixel = u8>>(
     f: usize,
 ) -> ImageBuffer<P, Vec<u8>> {
     let (width, height) = (image.width() as usize / f, image.height() as usize / f);
+    if width == 0 || height == 0 {
+        return ImageBuffer::new(width.max(1) as u32, height.max(1) as u32);
+    }
     let stride = image.width() as usize * c;
     let raw = image.as_raw();
     let area = (f * f) as u32;
@@ -83,6 +89,16 @@ fn shrink_any<P: Pixel<Subpixel = u8>>(
 mod tests {
     use super::*;
     use image::{GrayImage, Luma, Rgb, RgbImage};
+
+    #[test]
+    fn a_side_shorter_than_the_factor_gives_a_black_sliver() {
+        let thin = RgbImage::from_pixel(1, 3000, Rgb([250, 250, 250]));
+        let small = shrink_by(&thin, 3);
+        assert_eq!(small.dimensions(), (1, 1000));
+        assert!(small.pixels().all(|p| p.0 == [0, 0, 0]));
+        let flat = GrayImage::from_pixel(3000, 2, Luma([9]));
+        assert_eq!(shrink_by(&flat, 5).dimensions(), (600, 1));
+    }
 
     #[test]
     fn factor_brings_the_long_side_under_the_target() {

@@ -6,8 +6,9 @@
 //!    candidate, not only the largest, and besides its corners each outline also
 //!    offers the quadrilateral of its four longest sides (a grid with a printed
 //!    drop shadow) and the corners of its cell-sized holes (a shadow on a
-//!    curled page, where no four sides are long); each is scored by how well a 10 x 10 line lattice fits
-//!    inside it, so a page border or a photo beside the grid loses.
+//!    curled page, where no four sides are long); each is scored by how well
+//!    a 10 x 10 line lattice fits inside it, so a page border or a photo
+//!    beside the grid loses.
 //! 2. [`lattice`]: after a rough perspective warp, the ten horizontal and ten
 //!    vertical lines are located strip by strip and fitted with quadratic curves, so
 //!    bent pages, thick, faint or broken lines still give every cell's own corners.

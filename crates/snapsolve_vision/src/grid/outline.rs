@@ -36,12 +36,6 @@ pub fn line_mask(small: &GrayImage) -> GrayImage {
 pub fn shrink_for_outlines(gray: &GrayImage) -> (GrayImage, u32) {
     let longest = gray.width().max(gray.height());
     let factor = longest.div_ceil(WORK_SIDE).max(1);
-    // A photo narrower than the factor keeps a one-pixel blank copy (the
-    // shrink itself would have no pixels to trace).
-    if gray.width() < factor || gray.height() < factor {
-        let (w, h) = (gray.width() / factor, gray.height() / factor);
-        return (GrayImage::new(w.max(1), h.max(1)), factor);
-    }
     (crate::shrink::shrink_by(gray, factor), factor)
 }
 

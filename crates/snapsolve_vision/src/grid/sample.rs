@@ -176,12 +176,6 @@ impl<'a> GreySampler<'a> {
     }
 }
 
-/// Bilinear sample of a grey image at a real position (edges clamped); for
-/// many reads of one image, make one [`GreySampler`].
-pub fn sample_bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
-    GreySampler::new(gray).at(x, y)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
