@@ -54,6 +54,48 @@ impl InkBitmap {
         (self.width, self.height)
     }
 
+    /// The same digit with a short bar drawn across the stroke it meets
+    /// `height_at` of the way down (0 top, 1 bottom): the crossbar many
+    /// writers put on a 7. The bar is `length` times the digit's width,
+    /// tilted by `tilt` (rise per pixel), as thick and dark as the strokes.
+    /// `None` when no stroke crosses that row.
+    pub fn with_crossbar(&self, height_at: f32, length: f32, tilt: f32) -> Option<InkBitmap> {
+        let row = ((self.height as f32 * height_at) as usize).min(self.height - 1);
+        let runs = ink_runs(&self.ink[row * self.width..(row + 1) * self.width]);
+        let &(start, end) = runs.iter().max_by_key(|(s, e)| e - s)?;
+        let stroke = self.stroke_width();
+        let peak = f32::from(self.ink.iter().copied().max().unwrap_or(255));
+        // Room on both sides: a bar may reach past the trimmed box.
+        let pad = (length * self.width as f32).ceil() as usize + 2;
+        let wide = self.width + 2 * pad;
+        let mut ink = vec![0u8; wide * self.height];
+        for (y, line) in self.ink.chunks_exact(self.width).enumerate() {
+            ink[y * wide + pad..y * wide + pad + self.width].copy_from_slice(line);
+        }
+        let centre = (pad as f32 + (start + end) as f32 / 2.0, row as f32);
+        let half = length * self.width as f32 / 2.0;
+        let from = (centre.0 - half, centre.1 + tilt * half);
+        let to = (centre.0 + half, centre.1 - tilt * half);
+        for (i, value) in ink.iter_mut().enumerate() {
+            let p = ((i % wide) as f32, (i / wide) as f32);
+            let cover = (stroke / 2.0 + 0.5 - distance_to_segment(p, from, to)).clamp(0.0, 1.0);
+            *value = (*value).max((cover * peak).round() as u8);
+        }
+        InkBitmap::new(wide, self.height, ink)
+    }
+
+    /// Median length of the rows' runs of ink: the pen's width in pixels.
+    fn stroke_width(&self) -> f32 {
+        let mut lengths: Vec<usize> = self
+            .ink
+            .chunks_exact(self.width)
+            .flat_map(ink_runs)
+            .map(|(s, e)| e - s)
+            .collect();
+        lengths.sort_unstable();
+        lengths.get(lengths.len() / 2).map_or(2.0, |&l| l as f32)
+    }
+
     /// Coverage 0..1 at (`u`, `v`) in pixel units (pixel centres at integers),
     /// bilinear, 0 outside.
     fn coverage(&self, u: f32, v: f32) -> f32 {
@@ -71,6 +113,31 @@ impl InkBitmap {
         let bottom = at(x0, y0 + 1) * (1.0 - fx) + at(x0 + 1, y0 + 1) * fx;
         (top * (1.0 - fy) + bottom * fy) / 255.0
     }
+}
+
+/// Runs of strong ink (over half coverage) in one row, as `start..end`.
+fn ink_runs(row: &[u8]) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (x, &v) in row.iter().chain(std::iter::once(&0)).enumerate() {
+        match (v > 128, start) {
+            (true, None) => start = Some(x),
+            (false, Some(s)) => {
+                runs.push((s, x));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    runs
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn distance_to_segment(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let along = ((p.0 - a.0) * dx + (p.1 - a.1) * dy) / (dx * dx + dy * dy).max(f32::EPSILON);
+    let t = along.clamp(0.0, 1.0);
+    (p.0 - a.0 - t * dx).hypot(p.1 - a.1 - t * dy)
 }
 
 /// Handwritten examples of the digits 1-9 (a sudoku has no 0).
@@ -336,6 +403,28 @@ mod tests {
         assert!((mid - 39.5).abs() < 1.0, "{mid}");
         let thin = draw(0.85, &mut rng);
         assert!(thin.len() < bold.len(), "{} vs {}", thin.len(), bold.len());
+    }
+
+    #[test]
+    fn a_crossbar_crosses_the_stroke_as_thick_as_the_pen() {
+        let crossed = bar()
+            .with_crossbar(0.5, 2.0, 0.0)
+            .expect("the bar meets row 10");
+        let (w, h) = crossed.size();
+        assert_eq!(h, 20);
+        // The bar is twice the 3-pixel stroke's width long, plus its round
+        // ends and their soft edge.
+        assert!((6..=10).contains(&w), "{w}");
+        let row = |y: usize| &crossed.ink[y * w..(y + 1) * w];
+        let inked = |y: usize| row(y).iter().filter(|&&v| v > 128).count();
+        assert!(inked(10) >= 7, "{:?}", row(10));
+        assert!(inked(9) > 3 && inked(11) > 3, "the bar is 3 pixels thick");
+        assert!(
+            inked(2) == 3 && inked(13) == 3,
+            "the stroke elsewhere is untouched"
+        );
+        let dot = InkBitmap::new(3, 3, vec![0, 0, 255, 0, 0, 0, 0, 0, 0]).expect("a dot");
+        assert!(dot.with_crossbar(0.9, 1.0, 0.0).is_some());
     }
 
     #[test]
