@@ -18,12 +18,12 @@ const TABLES: usize = 6;
 /// false card, so white on white and cards edge to edge are open gaps.
 fn floor(condition: Condition) -> (f64, usize) {
     match condition {
-        Condition::WhiteOnWhite => (0.45, 0),
+        Condition::WhiteOnWhite => (0.68, 0),
         Condition::LightWood => (0.95, 0),
         Condition::ClutterNoCards => (1.0, 0),
-        Condition::CardsAmongLookalikes => (0.77, 2),
+        Condition::CardsAmongLookalikes => (0.83, 2),
         Condition::SingleCloseUp => (0.8, 0),
-        Condition::TwentyOneTouching => (0.0, 0),
+        Condition::TwentyOneTouching => (0.47, 0),
         Condition::SteepAngle => (0.68, 0),
         Condition::DimWarm => (0.97, 0),
     }

@@ -24,8 +24,10 @@
 //!    whiteness above its local mean (a white desk that darkens from one side
 //!    to the other); where these show fewer than a table's worth of cards,
 //!    once more on the regions the colour edges close (a desk as white as
-//!    the cards, [`edge_regions`]); where passes disagree about a card, the
-//!    outline with the sharper edges wins ([`edges`]).
+//!    the cards, [`edge_regions`]), and cards are laid around their symbols
+//!    where two sides meeting at a corner show (a white card whose lit
+//!    sides do not, cards edge to edge: [`symbols`]); where passes disagree
+//!    about a card, the outline with the sharper edges wins ([`edges`]).
 //!
 //! The size of a typical card, which every candidate is measured against,
 //! comes from the pass with the most cards of one size, and follows the
@@ -41,6 +43,7 @@ mod edges;
 mod nested;
 pub mod refine;
 mod seams;
+mod symbols;
 mod typical;
 
 use image::{GrayImage, Luma, RgbImage};
@@ -156,22 +159,49 @@ impl CardFinder {
         // Last, where nothing is whiter than the desk, only the cards' edges
         // part them from it. Where the whiteness already shows a full table
         // of one size, they are not looked for (they cost a third of a frame).
-        let by_edges = if whiteness_support < EDGES_BELOW_SUPPORT {
-            self.find_by_edges(image)
+        // So are the cards around their symbols (a card as white as the
+        // desk whose edges close no region, cards laid edge to edge).
+        // The symbols' cards are upright rectangles of a card's proportions:
+        // where the whiteness shows cards of other proportions (a steep
+        // view), they would be misplaced.
+        let seen_upright = by_whiteness.as_ref().is_none_or(|t| {
+            t.support < STEEP_VIEW_SUPPORT
+                || (t.aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
+                || t.depth_spread() < STEEP_VIEW_DEPTH
+        });
+        let (mut by_edges, by_symbols) = if whiteness_support < EDGES_BELOW_SUPPORT {
+            let by_symbols = if seen_upright {
+                symbols::cards_from_symbols(image, &above_mean)
+            } else {
+                Vec::new()
+            };
+            (self.find_by_edges(image), by_symbols)
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
-        // The edges set the typical card where no level shows a card, or
-        // where they show more cards than any level (a white desk) and at
-        // least a few: on a lone card close up they also close the symbols,
-        // which pass for small cards.
-        let typical = Typical::of(&by_edges)
+        // A region of edges within a card found around its symbols is one
+        // of them (a closed symbol outline), not a small card.
+        by_edges.retain(|e| {
+            !by_symbols
+                .iter()
+                .any(|s| s.quad.contains(e.quad.centre()) && e.quad.area() < 0.5 * s.quad.area())
+        });
+        // The edges or the symbols set the typical card where no level shows
+        // a card, or where they show more cards than any level (a white desk)
+        // and at least a few: on a lone card close up the edges also close
+        // the symbols, which pass for small cards.
+        let typical = [&by_edges, &by_symbols]
+            .into_iter()
+            .filter_map(|found| Typical::of(found))
+            .rev()
+            .max_by_key(|typical| typical.support)
             .filter(|t| {
                 whiteness_support == 0
                     || (t.support >= EDGE_TYPICAL_MIN && t.support > whiteness_support)
             })
             .or(by_whiteness);
         per_level.push(by_edges);
+        per_level.push(by_symbols);
         let Some(typical) = typical else {
             return Vec::new();
         };
@@ -467,7 +497,7 @@ const STRETCHED_ASPECT: f32 = 2.8;
 /// Radius of the local mean of whiteness, as a share of the working image's
 /// longer side: about a card and a half at the usual framing, so that the mean
 /// around a card takes in the desk beside it.
-const LOCAL_MEAN_RADIUS: f32 = 0.12;
+pub(crate) const LOCAL_MEAN_RADIUS: f32 = 0.12;
 /// The grey level [`above_local_mean`] gives a pixel equal to its local mean.
 const LOCAL_MEAN_MIDDLE: u8 = 128;
 /// How much whiter than its surroundings card paper must be, in grey levels.
@@ -475,7 +505,7 @@ const ABOVE_LOCAL_MEAN: u8 = 8;
 
 /// Each pixel's whiteness over the mean of the square of `radius` around it,
 /// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
-fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
+pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
     let mean = imageproc::filter::box_filter(white, radius, radius);
     let mut out = GrayImage::new(white.width(), white.height());
     for ((o, w), m) in out.pixels_mut().zip(white.pixels()).zip(mean.pixels()) {
@@ -495,6 +525,16 @@ const EDGE_TYPICAL_MIN: usize = 4;
 /// whole). Tried on stress tables 6-17: below 6 or 9, cards among
 /// lookalikes lost 8 and 6 of the 10 cards the edges add there; 12 lost none.
 const EDGES_BELOW_SUPPORT: usize = 12;
+
+/// A card's long side over its short side.
+const CARD_ASPECT: f32 = 1.56;
+/// A steep view: at least this many cards of one size whose median aspect
+/// differs from a card's by more than this share, and the nearest this many
+/// times the size of the farthest (cards edge to edge on a flat table give
+/// pieces of odd proportions, but of one size).
+const STEEP_VIEW_SUPPORT: usize = 5;
+const STEEP_VIEW_ASPECT: f32 = 0.1;
+const STEEP_VIEW_DEPTH: f32 = 1.25;
 
 /// How far, in pixels of the working image, a fitted corner may be off: a
 /// card's true aspect must hold when any corner moves this much.

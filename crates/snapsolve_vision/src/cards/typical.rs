@@ -76,6 +76,18 @@ impl Typical {
         })
     }
 
+    /// How many times the nearest card's side is the farthest's, by the size
+    /// plane over the cards measured (1 where no plane fits): a steep view
+    /// of a table makes near cards much larger than far ones.
+    pub fn depth_spread(&self) -> f32 {
+        let Some([a, b, c]) = side_plane(&self.sides) else {
+            return 1.0;
+        };
+        let predicted = self.sides.iter().map(|s| a + b * s[0] + c * s[1]);
+        let (low, high) = predicted.fold((f32::MAX, f32::MIN), |(l, h), v| (l.min(v), h.max(v)));
+        if low > 0.0 { high / low } else { 1.0 }
+    }
+
     /// The area a card would have where `quad` lies, measured on the other cards.
     pub fn area_for(&self, quad: &Quad) -> f32 {
         let others: Vec<[f32; 3]> = self

@@ -1,0 +1,345 @@
+//! Cards found around their symbols.
+//!
+//! Where a card is as white as the desk, or lies edge to edge with others, no
+//! level of whiteness parts it from what surrounds it, and its outline may be
+//! too faint to close a region of edges: the lit side of a white card on a
+//! white desk steps by a level or two. Its symbols still stand out, and they
+//! say where the card is: one to three inked shapes of one size, stacked
+//! along the card's long axis, each lying across it, centred on the card.
+//!
+//! So the ink blobs shaped like symbols are grouped into cards, a card of
+//! the proportions the symbols imply is laid around each group, and its
+//! sides are moved to where the picture steps most along them. Summed along
+//! a whole side, a step of a level or two stands well above pixel noise and
+//! paper grain, which cancel out; the symbols' own edges are kept out of
+//! reach by starting outside them.
+//!
+//! Print and handwriting look like symbols too. What is kept out, tried on
+//! the card-free training photos (the sudoku photos, white paper with
+//! digits in a grid) and the stress tables 6-17: blobs with no colour (SET
+//! inks are red, green, purple), thin strokes (a 1), chains of more than
+//! three, a card with only two facing sides showing (the lines either side
+//! of a digit), and a card whose paper holds other ink (grid lines, another
+//! digit). What is still taken for a card there is the card network's to
+//! reject.
+
+mod blobs;
+mod sides;
+
+use image::{GrayImage, RgbImage};
+
+use super::typical::Found;
+use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
+use crate::quad::{Point2, Quad};
+use blobs::{Symbol, groups, symbols};
+use sides::{
+    STEP_REACH, Side, distances, mirrored, pair_profile, placed_by_aspect, quad_of, rectangle,
+    refine, side_step,
+};
+
+/// How much darker than its surroundings ink is, in levels of whiteness
+/// above the local mean (see `above_local_mean`).
+const INK_DEPTH: u8 = 40;
+/// The card's half width over the symbols' half length, tried from one end
+/// to the other (a card is 1.5 standard symbols wide, 1.7 of the second
+/// edition's).
+const HALF_WIDTH_OVER_SYMBOL: (f32, f32) = (1.25, 2.0);
+/// Share of a card's width, at its rim, where ink need not be its own.
+const RIM: f32 = 0.05;
+/// Pixels around a symbol's box that still count as its ink.
+const SYMBOL_MARGIN: f32 = 2.0;
+/// Largest share of a card's paper (rim and symbols left out) that may be
+/// ink of something else.
+const MAX_FOREIGN_INK: f32 = 0.003;
+/// Where this many cards are found, the others are fitted again within this
+/// factor of their median half width over symbol length.
+const ALIKE_CARDS: usize = 3;
+const ALIKE_SLACK: f32 = 1.15;
+/// The short sides lie within this range of a card's proportions from the
+/// long ones (perspective, printing).
+const ASPECT_SLACK: (f32, f32) = (0.92, 1.08);
+/// Sides are read at least this share of a symbol's half length beyond the
+/// symbols (plus the reach of a step), clear of their edges.
+const CLEARANCE: f32 = 0.12;
+/// A side shows where it steps (or is a seam darker) by this many levels
+/// on average, in its strongest channel.
+const MIN_SIDE_STEP: f32 = 3.0;
+
+/// Cards around the symbols of `image` (the working picture), whose ink is
+/// read from `above_mean` (whiteness over its local mean, centred on 128).
+pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> Vec<Found> {
+    let groups = groups(&symbols(image, above_mean));
+    // Cards of one table are alike: where a few are found, their width over
+    // their symbols' length says how wide the others are (a free fit of a
+    // card whose own sides barely show may land on a neighbour's shadow).
+    let fit = |group: &[Symbol], range: (f32, f32)| {
+        fit_card(image, group, range).filter(|(quad, _)| blank_between(above_mean, quad, group))
+    };
+    let first: Vec<Option<(Quad, f32)>> = groups
+        .iter()
+        .map(|group| fit(group, HALF_WIDTH_OVER_SYMBOL))
+        .collect();
+    let mut ratios: Vec<f32> = first.iter().flatten().map(|(_, ratio)| *ratio).collect();
+    let fits = if ratios.len() >= ALIKE_CARDS {
+        ratios.sort_by(f32::total_cmp);
+        let median = ratios[ratios.len() / 2];
+        let range = (median / ALIKE_SLACK, median * ALIKE_SLACK);
+        let alike = |ratio: f32| (range.0..=range.1).contains(&ratio);
+        groups
+            .iter()
+            .zip(first)
+            .map(|(group, fitted)| match fitted {
+                Some((_, ratio)) if alike(ratio) => fitted,
+                _ => fit(group, range),
+            })
+            .collect()
+    } else {
+        first
+    };
+    fits.into_iter()
+        .flatten()
+        .map(|(quad, _)| Found {
+            quad,
+            cut: false,
+            in_space: false,
+        })
+        .collect()
+}
+
+/// Where a group of symbols says its card lies: their middle, the card's
+/// axes (`u` across it, along the symbols' length; `v` along it), how far
+/// the symbols reach along each, and the longest symbol's half length.
+struct Frame {
+    centre: Point2,
+    u: Point2,
+    v: Point2,
+    symbols_u: f32,
+    symbols_v: f32,
+    half_length: f32,
+}
+
+impl Frame {
+    fn of(group: &[Symbol]) -> Frame {
+        let n = group.len() as f32;
+        let centre = [
+            group.iter().map(|s| s.centre[0]).sum::<f32>() / n,
+            group.iter().map(|s| s.centre[1]).sum::<f32>() / n,
+        ];
+        // The symbols' axes, signs aligned, averaged.
+        let first = group[0].axis;
+        let summed = group.iter().fold([0.0, 0.0], |acc, s| {
+            let sign = dot(s.axis, first).signum();
+            [acc[0] + sign * s.axis[0], acc[1] + sign * s.axis[1]]
+        });
+        let norm = summed[0].hypot(summed[1]).max(f32::EPSILON);
+        let u = [summed[0] / norm, summed[1] / norm];
+        let v = across(u);
+        let reach = |direction: Point2, half: fn(&Symbol) -> f32| {
+            group
+                .iter()
+                .map(|s| dot(sub(s.centre, centre), direction).abs() + half(s))
+                .fold(0.0f32, f32::max)
+        };
+        Frame {
+            centre,
+            u,
+            v,
+            symbols_u: reach(u, |s| s.half_length),
+            symbols_v: reach(v, |s| s.half_thickness),
+            half_length: group.iter().map(|s| s.half_length).fold(0.0f32, f32::max),
+        }
+    }
+}
+
+/// The card around a group of symbols, if two of its sides that meet at a
+/// corner show, whose half width over the symbols' half length lies in
+/// `ratio`; and that ratio.
+fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Quad, f32)> {
+    let frame = Frame::of(group);
+    let (a, b) = best_rectangle(image, &frame, ratio)?;
+    let mut sides = rectangle(frame.centre, frame.u, frame.v, a, b).map(|side| refine(image, side));
+    let shows = sides.map(|s| side_step(image, &s) >= MIN_SIDE_STEP);
+    // Two sides facing each other alone are no card: they are the lines
+    // either side of a digit in a grid, or of a word in a table.
+    if !(0..4).any(|k| shows[k] && shows[(k + 1) % 4]) {
+        return None;
+    }
+    place_hidden_sides(&mut sides, shows, frame.centre);
+    let quad = quad_of(&sides)?;
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let inside = |p: &Point2| p[0] >= 1.0 && p[1] >= 1.0 && p[0] <= w - 2.0 && p[1] <= h - 2.0;
+    quad.corners
+        .iter()
+        .all(inside)
+        .then_some((quad, a / frame.half_length))
+}
+
+/// Half width and half length of the rectangle about the symbols, of about
+/// a card's proportions, whose four sides show most together; its sides are
+/// read clear of the symbols' own edges.
+fn best_rectangle(image: &RgbImage, frame: &Frame, ratio: (f32, f32)) -> Option<(f32, f32)> {
+    let clearance = STEP_REACH + CLEARANCE * frame.half_length;
+    let widths = distances(
+        (ratio.0 * frame.half_length).max(frame.symbols_u + clearance),
+        ratio.1 * frame.half_length,
+    );
+    let heights = distances(
+        (ASPECT_SLACK.0 * CARD_ASPECT * widths.first()?).max(frame.symbols_v + clearance),
+        ASPECT_SLACK.1 * CARD_ASPECT * widths.last()?,
+    );
+    let across = pair_profile(image, frame.centre, frame.u, &widths, CARD_ASPECT);
+    let along = pair_profile(image, frame.centre, frame.v, &heights, 1.0 / CARD_ASPECT);
+    let mut best: Option<(f32, f32, f32)> = None;
+    for (&a, &score_a) in widths.iter().zip(&across) {
+        for (&b, &score_b) in heights.iter().zip(&along) {
+            let score = score_a + score_b;
+            if (ASPECT_SLACK.0..=ASPECT_SLACK.1).contains(&(b / a / CARD_ASPECT))
+                && best.is_none_or(|(s, ..)| score > s)
+            {
+                best = Some((score, a, b));
+            }
+        }
+    }
+    best.map(|(_, a, b)| (a, b))
+}
+
+/// Places the sides that do not show (the lit side of a white card on a
+/// white desk, paper meeting paper between cards edge to edge) from those
+/// that do: the symbols sit in the card's middle, so such a side mirrors
+/// the side opposite it; where neither of two opposite sides shows, the
+/// card's proportions place both.
+fn place_hidden_sides(sides: &mut [Side; 4], shows: [bool; 4], centre: Point2) {
+    for k in 0..4 {
+        let opposite = (k + 2) % 4;
+        if !shows[k] && shows[opposite] {
+            sides[k] = mirrored(&sides[opposite], centre);
+        }
+    }
+    for k in 0..2 {
+        if !shows[k] && !shows[k + 2] {
+            for side in [k, k + 2] {
+                sides[side] = placed_by_aspect(sides, side, centre);
+            }
+        }
+    }
+}
+
+/// Whether a card's paper holds no ink but its symbols' (a digit in a
+/// sudoku cell passes for a symbol, but the card laid around it takes in
+/// grid lines and other digits). The card's rim is left out: shadows and
+/// a neighbour's edge may lie on it.
+fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
+    let centre = quad.centre();
+    let inner = quad.map(|p| {
+        [
+            centre[0] + (1.0 - RIM) * (p[0] - centre[0]),
+            centre[1] + (1.0 - RIM) * (p[1] - centre[1]),
+        ]
+    });
+    let in_symbol = |p: Point2| {
+        group.iter().any(|s| {
+            let d = sub(p, s.centre);
+            dot(d, s.axis).abs() <= s.half_length + SYMBOL_MARGIN
+                && dot(d, across(s.axis)).abs() <= s.half_thickness + SYMBOL_MARGIN
+        })
+    };
+    let xs = inner.corners.map(|p| p[0]);
+    let ys = inner.corners.map(|p| p[1]);
+    let span = |v: [f32; 4], limit: u32| {
+        let low = v.iter().copied().fold(f32::MAX, f32::min).max(0.0) as u32;
+        let high = (v.iter().copied().fold(f32::MIN, f32::max).max(0.0) as u32).min(limit - 1);
+        low..=high
+    };
+    let (mut paper, mut foreign) = (0usize, 0usize);
+    for y in span(ys, above_mean.height()) {
+        for x in span(xs, above_mean.width()) {
+            let p = [x as f32 + 0.5, y as f32 + 0.5];
+            if !inner.contains(p) || in_symbol(p) {
+                continue;
+            }
+            paper += 1;
+            if above_mean.get_pixel(x, y)[0] < MIDDLE - INK_DEPTH {
+                foreign += 1;
+            }
+        }
+    }
+    (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
+}
+
+/// The unit vector a quarter turn from `axis`.
+fn across(axis: Point2) -> Point2 {
+    [-axis[1], axis[0]]
+}
+
+fn dot(a: Point2, b: Point2) -> f32 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+fn sub(a: Point2, b: Point2) -> Point2 {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{LOCAL_MEAN_RADIUS, above_local_mean};
+    use crate::morphology::open_gray;
+    use crate::threshold::balanced_whiteness_with_histogram;
+    use image::Rgb;
+    use imageproc::drawing::{draw_filled_ellipse_mut, draw_filled_rect_mut};
+    use imageproc::rect::Rect;
+
+    /// The finder's own inputs for `image`: the whiteness over its local mean.
+    fn cards_in(image: &RgbImage) -> Vec<Quad> {
+        let (white, _) = balanced_whiteness_with_histogram(image);
+        let opened = open_gray(&white, 1);
+        let radius = (LOCAL_MEAN_RADIUS * image.width().max(image.height()) as f32) as u32;
+        let above_mean = above_local_mean(&opened, radius);
+        cards_from_symbols(image, &above_mean)
+            .into_iter()
+            .map(|found| found.quad)
+            .collect()
+    }
+
+    fn rect(image: &mut RgbImage, x: i32, y: i32, w: u32, h: u32, colour: [u8; 3]) {
+        draw_filled_rect_mut(image, Rect::at(x, y).of_size(w, h), Rgb(colour));
+    }
+
+    #[test]
+    fn a_white_card_on_a_white_desk_is_found_from_its_shadow_sides_alone() {
+        // Paper two levels whiter than the desk: its lit top and left sides
+        // do not show; a soft shadow lies along its right and bottom sides.
+        let mut table = RgbImage::from_pixel(400, 300, Rgb([238, 238, 238]));
+        rect(&mut table, 153, 83, 80, 125, [214, 214, 214]);
+        rect(&mut table, 150, 80, 80, 125, [240, 240, 240]);
+        for dy in [-17, 17] {
+            draw_filled_ellipse_mut(&mut table, (190, 142 + dy), 27, 13, Rgb([200, 30, 40]));
+        }
+        let cards = cards_in(&table);
+        assert_eq!(cards.len(), 1, "{cards:?}");
+        let truth = [[150.0, 80.0], [230.0, 80.0], [230.0, 205.0], [150.0, 205.0]];
+        for corner in truth {
+            let nearest = cards[0]
+                .corners
+                .iter()
+                .map(|c| (c[0] - corner[0]).hypot(c[1] - corner[1]))
+                .fold(f32::MAX, f32::min);
+            assert!(nearest < 4.0, "{corner:?} off by {nearest}: {cards:?}");
+        }
+    }
+
+    #[test]
+    fn digits_in_a_grid_are_no_cards() {
+        // Grey digit-like blobs, each in a cell of a ruled grid.
+        let mut page = RgbImage::from_pixel(400, 400, Rgb([235, 235, 230]));
+        for k in 0..=6 {
+            rect(&mut page, 20 + 60 * k, 20, 2, 362, [60, 60, 60]);
+            rect(&mut page, 20, 20 + 60 * k, 362, 2, [60, 60, 60]);
+        }
+        for (i, j) in [(0, 0), (1, 2), (2, 4), (3, 1), (4, 3), (5, 5), (2, 2)] {
+            let (x, y) = (51 + 60 * i, 51 + 60 * j);
+            draw_filled_ellipse_mut(&mut page, (x, y), 7, 16, Rgb([40, 40, 40]));
+        }
+        assert_eq!(cards_in(&page), Vec::<Quad>::new());
+    }
+}

@@ -1,0 +1,309 @@
+//! The sides of a card laid around its symbols: how clearly each shows in
+//! the picture, moving them to where they show most, and placing those that
+//! do not show from the others.
+
+use image::RgbImage;
+
+use super::{Point2, across, dot, sub};
+use crate::cards::CARD_ASPECT;
+use crate::quad::Quad;
+
+/// Distances from the centre tried for a side, apart by this many pixels,
+/// and sides read every this many pixels along them while they are sought
+/// (whether the side found shows is read at every pixel).
+const PROFILE_STEP: f32 = 1.0;
+const PROFILE_SPACING: f32 = 2.0;
+/// Each side is moved by up to this many pixels, and turned by moving its
+/// ends up to this many pixels either way.
+const SIDE_SHIFT: f32 = 2.0;
+const SIDE_TURN: f32 = 3.0;
+/// Steps are read this far either side of a side, in pixels (the outline of
+/// a blurred or shrunk card spreads over two or three pixels).
+pub(super) const STEP_REACH: f32 = 1.5;
+/// Steps are read along the middle of each side only: the corners are
+/// rounded, and a neighbour's corner may lie beside them.
+const SIDE_SPAN: f32 = 0.8;
+
+/// One side of a card: a segment and its outward normal.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Side {
+    pub from: Point2,
+    pub to: Point2,
+    pub outward: Point2,
+}
+
+/// The four sides, in order round the card, of the rectangle centred at
+/// `c` with half extents `a` along `u` and `b` along `v`.
+pub(super) fn rectangle(c: Point2, u: Point2, v: Point2, a: f32, b: f32) -> [Side; 4] {
+    let at = |s: f32, t: f32| [c[0] + s * u[0] + t * v[0], c[1] + s * u[1] + t * v[1]];
+    let neg = |p: Point2| [-p[0], -p[1]];
+    [
+        Side {
+            from: at(a, -b),
+            to: at(a, b),
+            outward: u,
+        },
+        Side {
+            from: at(a, b),
+            to: at(-a, b),
+            outward: v,
+        },
+        Side {
+            from: at(-a, b),
+            to: at(-a, -b),
+            outward: neg(u),
+        },
+        Side {
+            from: at(-a, -b),
+            to: at(a, -b),
+            outward: neg(v),
+        },
+    ]
+}
+
+/// Distances from a card's centre tried for a side, from `low` to `high`.
+pub(super) fn distances(low: f32, high: f32) -> Vec<f32> {
+    (0..)
+        .map(|k| low + k as f32 * PROFILE_STEP)
+        .take_while(|&d| d <= high)
+        .collect()
+}
+
+/// How much the two sides facing `±normal` at each of `distances` from
+/// `centre` show together; a side at distance `d` is read along
+/// `d * length_ratio` either side of its middle. The sides are taken
+/// symmetric about the centre (the symbols lie in the card's middle): left
+/// free, the side that does not show lands on whatever edge lies nearby.
+pub(super) fn pair_profile(
+    image: &RgbImage,
+    centre: Point2,
+    normal: Point2,
+    distances: &[f32],
+    length_ratio: f32,
+) -> Vec<f32> {
+    let tangent = across(normal);
+    let shows = |d: f32, sign: f32| {
+        let half = d * length_ratio;
+        let at = |t: f32| {
+            [
+                centre[0] + sign * d * normal[0] + t * tangent[0],
+                centre[1] + sign * d * normal[1] + t * tangent[1],
+            ]
+        };
+        let outward = [sign * normal[0], sign * normal[1]];
+        side_step_every(
+            image,
+            &Side {
+                from: at(-half),
+                to: at(half),
+                outward,
+            },
+            PROFILE_SPACING,
+        )
+    };
+    distances
+        .iter()
+        .map(|&d| shows(d, 1.0) + shows(d, -1.0))
+        .collect()
+}
+
+/// The side moved along its normal by up to [`SIDE_SHIFT`] pixels and turned
+/// by moving its ends up to [`SIDE_TURN`] pixels, to where it shows most:
+/// first moved, then turned, then moved again.
+pub(super) fn refine(image: &RgbImage, side: Side) -> Side {
+    let moved = |side: &Side, from: f32, to: f32| {
+        let normal = from_to_normal(side);
+        Side {
+            from: [
+                side.from[0] + from * normal[0],
+                side.from[1] + from * normal[1],
+            ],
+            to: [side.to[0] + to * normal[0], side.to[1] + to * normal[1]],
+            outward: side.outward,
+        }
+    };
+    let best_of = |candidates: Vec<Side>| {
+        candidates
+            .into_iter()
+            .map(|s| (side_step_every(image, &s, PROFILE_SPACING), s))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, s)| s)
+    };
+    let offsets = |range: f32| {
+        let steps = (range / 0.5).ceil() as i32;
+        (-steps..=steps).map(move |k| k as f32 * 0.5)
+    };
+    let shifted =
+        best_of(offsets(SIDE_SHIFT).map(|d| moved(&side, d, d)).collect()).unwrap_or(side);
+    let turned =
+        best_of(offsets(SIDE_TURN).map(|d| moved(&shifted, -d, d)).collect()).unwrap_or(shifted);
+    best_of(offsets(1.0).map(|d| moved(&turned, d, d)).collect()).unwrap_or(turned)
+}
+
+/// `side` reflected through `centre`: the side opposite it on a card
+/// centred there.
+pub(super) fn mirrored(side: &Side, centre: Point2) -> Side {
+    let reflect = |p: Point2| [2.0 * centre[0] - p[0], 2.0 * centre[1] - p[1]];
+    Side {
+        from: reflect(side.from),
+        to: reflect(side.to),
+        outward: side.outward.map(|c| -c),
+    }
+}
+
+/// Side `k` moved along its normal to where a card's proportions put it:
+/// from `centre`, half as far as the two sides beside it lie apart, times
+/// the card's aspect (or over it).
+pub(super) fn placed_by_aspect(sides: &[Side; 4], k: usize, centre: Point2) -> Side {
+    let middle = |s: &Side| [(s.from[0] + s.to[0]) / 2.0, (s.from[1] + s.to[1]) / 2.0];
+    let (left, right) = (&sides[(k + 1) % 4], &sides[(k + 3) % 4]);
+    let apart = dot(sub(middle(left), middle(right)), from_to_normal(left)).abs();
+    // Sides 0 and 2 are the long ones (across them lies the card's width).
+    let half = if k.is_multiple_of(2) {
+        apart / CARD_ASPECT
+    } else {
+        apart * CARD_ASPECT
+    } / 2.0;
+    let side = sides[k];
+    let normal = from_to_normal(&side);
+    let shift = half - dot(sub(middle(&side), centre), normal);
+    let moved = |p: Point2| [p[0] + shift * normal[0], p[1] + shift * normal[1]];
+    Side {
+        from: moved(side.from),
+        to: moved(side.to),
+        outward: side.outward,
+    }
+}
+
+/// The quadrilateral the four sides' lines enclose, if it is convex.
+pub(super) fn quad_of(sides: &[Side; 4]) -> Option<Quad> {
+    let corner = |a: &Side, b: &Side| intersection(a.from, a.to, b.from, b.to);
+    let corners = [
+        corner(&sides[3], &sides[0])?,
+        corner(&sides[0], &sides[1])?,
+        corner(&sides[1], &sides[2])?,
+        corner(&sides[2], &sides[3])?,
+    ];
+    let quad = Quad { corners };
+    quad.is_convex().then(|| quad.portrait())
+}
+
+/// The unit normal of a side's segment, on its outward side.
+fn from_to_normal(side: &Side) -> Point2 {
+    let d = sub(side.to, side.from);
+    let length = d[0].hypot(d[1]).max(f32::EPSILON);
+    let normal = [d[1] / length, -d[0] / length];
+    if dot(normal, side.outward) >= 0.0 {
+        normal
+    } else {
+        [-normal[0], -normal[1]]
+    }
+}
+
+/// How clearly a side shows, on average along its middle, in the channel
+/// where it shows most (levels): either a step (outside minus inside, whose
+/// sign must hold along the side to add up) or a dark seam (the line darker
+/// than the mean of both sides: cards edge to edge, paper on either side).
+pub(super) fn side_step(image: &RgbImage, side: &Side) -> f32 {
+    side_step_every(image, side, 1.0)
+}
+
+/// [`side_step`] read every `spacing` pixels along the side.
+fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
+    let normal = from_to_normal(side);
+    let d = sub(side.to, side.from);
+    let length = d[0].hypot(d[1]);
+    let samples = (SIDE_SPAN * length / spacing).max(1.0) as usize;
+    let (mut steps, mut seams) = ([0.0f32; 3], [0.0f32; 3]);
+    for k in 0..samples {
+        let t = (1.0 - SIDE_SPAN) / 2.0 + SIDE_SPAN * (k as f32 + 0.5) / samples as f32;
+        let p = [side.from[0] + t * d[0], side.from[1] + t * d[1]];
+        let reach = [STEP_REACH * normal[0], STEP_REACH * normal[1]];
+        let outside = rgb_at(image, [p[0] + reach[0], p[1] + reach[1]]);
+        let inside = rgb_at(image, [p[0] - reach[0], p[1] - reach[1]]);
+        let on = rgb_at(image, p);
+        for c in 0..3 {
+            steps[c] += outside[c] - inside[c];
+            seams[c] += (outside[c] + inside[c]) / 2.0 - on[c];
+        }
+    }
+    let strongest = (0..3)
+        .map(|c| steps[c].abs().max(seams[c]))
+        .fold(0.0f32, f32::max);
+    strongest / samples as f32
+}
+
+/// Bilinear colour at `p` (pixel centres at integers), clamped to the picture.
+fn rgb_at(image: &RgbImage, p: Point2) -> [f32; 3] {
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let x = p[0].clamp(0.0, (width - 1) as f32);
+    let y = p[1].clamp(0.0, (height - 1) as f32);
+    let (x0, y0) = (x as usize, y as usize);
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let (x1, y1) = ((x0 + 1).min(width - 1), (y0 + 1).min(height - 1));
+    let raw = image.as_raw();
+    let at = |x: usize, y: usize, c: usize| f32::from(raw[(y * width + x) * 3 + c]);
+    std::array::from_fn(|c| {
+        let top = at(x0, y0, c) * (1.0 - fx) + at(x1, y0, c) * fx;
+        let bottom = at(x0, y1, c) * (1.0 - fx) + at(x1, y1, c) * fx;
+        top * (1.0 - fy) + bottom * fy
+    })
+}
+
+/// Where the line through `a`, `b` meets the line through `c`, `d`.
+fn intersection(a: Point2, b: Point2, c: Point2, d: Point2) -> Option<Point2> {
+    let (r, s) = (sub(b, a), sub(d, c));
+    let denominator = r[0] * s[1] - r[1] * s[0];
+    if denominator.abs() < 1e-6 {
+        return None;
+    }
+    let t = ((c[0] - a[0]) * s[1] - (c[1] - a[1]) * s[0]) / denominator;
+    Some([a[0] + t * r[0], a[1] + t * r[1]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+
+    /// Two levels of step at x = 100, under noise of up to ±4 levels a pixel.
+    fn faint_step() -> RgbImage {
+        RgbImage::from_fn(200, 200, |x, y| {
+            let noise = ((x * 7919 + y * 104_729) % 9) as i32 - 4;
+            let level = if x < 100 { 200 } else { 202 } + noise;
+            Rgb([level as u8; 3])
+        })
+    }
+
+    fn vertical_side(x: f32) -> Side {
+        Side {
+            from: [x, 20.0],
+            to: [x, 180.0],
+            outward: [1.0, 0.0],
+        }
+    }
+
+    #[test]
+    fn a_step_of_two_levels_shows_along_a_side_and_noise_does_not() {
+        let image = faint_step();
+        let on_step = side_step(&image, &vertical_side(99.5));
+        let off_step = side_step(&image, &vertical_side(50.0));
+        assert!((1.5..=2.5).contains(&on_step), "{on_step}");
+        assert!(off_step < 0.6, "{off_step}");
+    }
+
+    #[test]
+    fn a_side_moves_onto_the_step_nearby() {
+        let refined = refine(&faint_step(), vertical_side(98.0));
+        let x = (refined.from[0] + refined.to[0]) / 2.0;
+        assert!((x - 99.5).abs() <= 1.0, "{refined:?}");
+    }
+
+    #[test]
+    fn a_mirrored_side_faces_the_other_way_across_the_centre() {
+        let side = vertical_side(120.0);
+        let mirror = mirrored(&side, [100.0, 100.0]);
+        assert_eq!(mirror.from, [80.0, 180.0]);
+        assert_eq!(mirror.outward, [-1.0, 0.0]);
+    }
+}
