@@ -156,36 +156,8 @@ impl CardFinder {
             .rev()
             .max_by_key(|typical| typical.support);
         let whiteness_support = by_whiteness.as_ref().map_or(0, |t| t.support);
-        // Last, where nothing is whiter than the desk, only the cards' edges
-        // part them from it. Where the whiteness already shows a full table
-        // of one size, they are not looked for (they cost a third of a frame).
-        // So are the cards around their symbols (a card as white as the
-        // desk whose edges close no region, cards laid edge to edge).
-        // The symbols' cards are upright rectangles of a card's proportions:
-        // where the whiteness shows cards of other proportions (a steep
-        // view), they would be misplaced.
-        let seen_upright = by_whiteness.as_ref().is_none_or(|t| {
-            t.support < STEEP_VIEW_SUPPORT
-                || (t.aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
-                || t.depth_spread() < STEEP_VIEW_DEPTH
-        });
-        let (mut by_edges, by_symbols) = if whiteness_support < EDGES_BELOW_SUPPORT {
-            let by_symbols = if seen_upright {
-                symbols::cards_from_symbols(image, &above_mean)
-            } else {
-                Vec::new()
-            };
-            (self.find_by_edges(image), by_symbols)
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        // A region of edges within a card found around its symbols is one
-        // of them (a closed symbol outline), not a small card.
-        by_edges.retain(|e| {
-            !by_symbols
-                .iter()
-                .any(|s| s.quad.contains(e.quad.centre()) && e.quad.area() < 0.5 * s.quad.area())
-        });
+        let (by_edges, by_symbols) =
+            self.find_by_outlines(image, &above_mean, by_whiteness.as_ref());
         // The edges or the symbols set the typical card where no level shows
         // a card, or where they show more cards than any level (a white desk)
         // and at least a few: on a lone card close up the edges also close
@@ -236,6 +208,44 @@ impl CardFinder {
         let mut kept: Vec<Quad> = kept.into_iter().map(|(quad, _)| quad).collect();
         sort_in_reading_order(&mut kept, typical.area);
         kept
+    }
+
+    /// Where nothing is whiter than the desk, only the cards' outlines part
+    /// them from it: the cards in the regions the edges close, and the cards
+    /// laid around their symbols (a card whose edges close no region, cards
+    /// edge to edge). Where the whiteness already shows a full table of one
+    /// size, neither is looked for (the edges cost a third of a frame).
+    fn find_by_outlines(
+        &self,
+        image: &RgbImage,
+        above_mean: &GrayImage,
+        by_whiteness: Option<&Typical>,
+    ) -> (Vec<Found>, Vec<Found>) {
+        if by_whiteness.is_some_and(|t| t.support >= EDGES_BELOW_SUPPORT) {
+            return (Vec::new(), Vec::new());
+        }
+        // The symbols' cards are upright rectangles of a card's proportions:
+        // where the whiteness shows cards of other proportions (a steep
+        // view), they would be misplaced.
+        let seen_upright = by_whiteness.is_none_or(|t| {
+            t.support < STEEP_VIEW_SUPPORT
+                || (t.aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
+                || t.depth_spread() < STEEP_VIEW_DEPTH
+        });
+        let by_symbols = if seen_upright {
+            symbols::cards_from_symbols(image, above_mean)
+        } else {
+            Vec::new()
+        };
+        // A region of edges within a card found around its symbols is one
+        // of them (a closed symbol outline), not a small card.
+        let mut by_edges = self.find_by_edges(image);
+        by_edges.retain(|e| {
+            !by_symbols
+                .iter()
+                .any(|s| s.quad.contains(e.quad.centre()) && e.quad.area() < 0.5 * s.quad.area())
+        });
+        (by_edges, by_symbols)
     }
 
     /// Cards in the regions the picture's edges close ([`edge_regions`]),
@@ -401,7 +411,7 @@ impl CardFinder {
             }
         }
         let camera = Camera::guess(opened.width(), opened.height());
-        let short_side = (typical_area / 1.56).sqrt();
+        let short_side = (typical_area / CARD_ASPECT).sqrt();
         let mut quads = Vec::new();
         for step in [0.06f32, 0.1, 0.15, 0.2] {
             let k = (step * short_side).round().clamp(1.0, 255.0) as u8;
@@ -551,7 +561,7 @@ pub fn sort_in_reading_order(quads: &mut [Quad], card_area: f32) {
 
 /// [`sort_in_reading_order`] for items that carry a card outline.
 pub fn sort_in_reading_order_by<T>(items: &mut [T], card_area: f32, quad: impl Fn(&T) -> &Quad) {
-    let row_height = (card_area / 1.56).sqrt().max(1.0);
+    let row_height = (card_area / CARD_ASPECT).sqrt().max(1.0);
     items.sort_by(|a, b| {
         let (ca, cb) = (quad(a).centre(), quad(b).centre());
         let (ra, rb) = ((ca[1] / row_height).floor(), (cb[1] / row_height).floor());
