@@ -238,6 +238,18 @@ fn refine_sides(quad: &Quad, points: &[Point2]) -> Quad {
     Quad { corners }
 }
 
+/// Where the line through `a` and `b` meets the line through `c` and `d`;
+/// `None` when they are (nearly) parallel.
+pub(crate) fn lines_meet(a: Point2, b: Point2, c: Point2, d: Point2) -> Option<Point2> {
+    let (r, s) = ([b[0] - a[0], b[1] - a[1]], [d[0] - c[0], d[1] - c[1]]);
+    let cross = r[0] * s[1] - r[1] * s[0];
+    if cross.abs() < 1e-6 {
+        return None;
+    }
+    let t = ((c[0] - a[0]) * s[1] - (c[1] - a[1]) * s[0]) / cross;
+    Some([a[0] + t * r[0], a[1] + t * r[1]])
+}
+
 /// Total least squares line through points (principal axis of their scatter).
 fn fit_line(points: &[Point2]) -> Option<Line> {
     if points.len() < 4 {

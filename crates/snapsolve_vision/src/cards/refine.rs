@@ -11,7 +11,7 @@
 
 use image::GrayImage;
 
-use crate::quad::Quad;
+use crate::quad::{Quad, lines_meet};
 
 /// Points sampled along each side.
 const SAMPLES: usize = 24;
@@ -35,7 +35,7 @@ pub fn refine_to_edges(grey: &GrayImage, quad: &Quad, reach: f32) -> Quad {
     let mut corners = quad.corners;
     for i in 0..4 {
         let (prev, next) = (&lines[(i + 3) % 4], &lines[i]);
-        if let Some(p) = prev.intersection(next) {
+        if let Some(p) = lines_meet(prev.a, prev.b, next.a, next.b) {
             corners[i] = p;
         }
     }
@@ -102,19 +102,6 @@ impl Line {
         let tilts = (-tilt..=tilt).flat_map(|da| (-tilt..=tilt).map(move |db| (da, db)));
         best(&mut tilts.map(|(da, db)| slid.shifted(n, da as f32, db as f32)))
             .map_or(slid, |(_, l)| l)
-    }
-
-    fn intersection(&self, other: &Line) -> Option<[f32; 2]> {
-        let (d1, d2) = (
-            [self.b[0] - self.a[0], self.b[1] - self.a[1]],
-            [other.b[0] - other.a[0], other.b[1] - other.a[1]],
-        );
-        let cross = d1[0] * d2[1] - d1[1] * d2[0];
-        if cross.abs() < 1e-6 {
-            return None;
-        }
-        let t = ((other.a[0] - self.a[0]) * d2[1] - (other.a[1] - self.a[1]) * d2[0]) / cross;
-        Some([self.a[0] + t * d1[0], self.a[1] + t * d1[1]])
     }
 }
 

@@ -6,7 +6,7 @@ use image::RgbImage;
 
 use super::{Point2, across, dot, sub};
 use crate::cards::CARD_ASPECT;
-use crate::quad::Quad;
+use crate::quad::{Quad, lines_meet};
 
 /// Distances from the centre tried for a side, apart by this many pixels,
 /// and sides read every this many pixels along them while they are sought
@@ -177,7 +177,7 @@ pub(super) fn placed_by_aspect(sides: &[Side; 4], k: usize, centre: Point2) -> S
 
 /// The quadrilateral the four sides' lines enclose, if it is convex.
 pub(super) fn quad_of(sides: &[Side; 4]) -> Option<Quad> {
-    let corner = |a: &Side, b: &Side| intersection(a.from, a.to, b.from, b.to);
+    let corner = |a: &Side, b: &Side| lines_meet(a.from, a.to, b.from, b.to);
     let corners = [
         corner(&sides[3], &sides[0])?,
         corner(&sides[0], &sides[1])?,
@@ -248,17 +248,6 @@ fn rgb_at(image: &RgbImage, p: Point2) -> [f32; 3] {
         let bottom = at(x0, y1, c) * (1.0 - fx) + at(x1, y1, c) * fx;
         top * (1.0 - fy) + bottom * fy
     })
-}
-
-/// Where the line through `a`, `b` meets the line through `c`, `d`.
-fn intersection(a: Point2, b: Point2, c: Point2, d: Point2) -> Option<Point2> {
-    let (r, s) = (sub(b, a), sub(d, c));
-    let denominator = r[0] * s[1] - r[1] * s[0];
-    if denominator.abs() < 1e-6 {
-        return None;
-    }
-    let t = ((c[0] - a[0]) * s[1] - (c[1] - a[1]) * s[0]) / denominator;
-    Some([a[0] + t * r[0], a[1] + t * r[1]])
 }
 
 #[cfg(test)]
