@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use snapsolve_vision::{Limits, read_image};
 
-use super::labels::{LabelledPhoto, PhotoKind, Split, split_of, trained_on};
+use super::labels::{LabelledPhoto, PhotoKind, Split, mislabelled, split_of, trained_on};
 use super::{DigitReader, Quad, read_photo};
 
 /// Which labelled photos to read.
@@ -186,10 +186,12 @@ pub fn evaluate_photo(root: &Path, photo: &LabelledPhoto, reader: &DigitReader) 
     }
 }
 
-/// The photos of a labels file that an evaluation may read.
+/// The photos of a labels file that an evaluation may read (never one whose
+/// label is known to be wrong, see [`mislabelled`]).
 pub fn selected(photos: &[LabelledPhoto], which: EvalPhotos) -> Vec<&LabelledPhoto> {
     photos
         .iter()
+        .filter(|p| mislabelled(&p.image).is_none())
         .filter(|p| match which {
             EvalPhotos::Untrained => !trained_on(&p.image),
             EvalPhotos::Validation => split_of(&p.image) == Split::Validation,

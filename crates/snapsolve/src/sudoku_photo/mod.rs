@@ -15,7 +15,7 @@ use snapsolve_vision::grid::{
     CellInk, Lattice, darkest_channel, find_grid, sample_cells, turn_cells,
 };
 
-pub use labels::{LabelledPhoto, PhotoKind, read_labels, split_of};
+pub use labels::{LabelledPhoto, PhotoKind, mislabelled, read_labels, split_of};
 pub use reader::{CellProbabilities, DigitReader, ReaderError};
 
 /// What the network read in a photo, before the rules are applied.

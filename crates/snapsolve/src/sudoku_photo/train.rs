@@ -36,7 +36,7 @@ use snapsolve_vision::grid::{
 use snapsolve_vision::{Limits, read_image};
 
 use super::handwriting::read_written_digits;
-use super::labels::{LabelledPhoto, PhotoKind, Split, read_labels, split_of};
+use super::labels::{LabelledPhoto, PhotoKind, Split, mislabelled, read_labels, split_of};
 
 /// Values per cell.
 const CELL_LEN: usize = CELL_INPUT_SIDE * CELL_INPUT_SIDE;
@@ -241,7 +241,9 @@ pub fn photo_cells(
     );
     let mut pools = [CellSet::default(), CellSet::default()];
     let (mut used, mut skipped) = (0, 0);
-    for photo in photos.iter().filter(|p| split_of(&p.image) == split) {
+    let in_split =
+        |p: &&LabelledPhoto| split_of(&p.image) == split && mislabelled(&p.image).is_none();
+    for photo in photos.iter().filter(in_split) {
         let (Ok(rgb), Some(digits)) = (
             read_image(&data_dir.join(&photo.image), Limits::default()),
             photo.digits(),

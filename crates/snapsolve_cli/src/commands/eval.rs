@@ -7,7 +7,7 @@ use serde_json::json;
 use snapsolve::sudoku_photo::eval::{
     Confusion, EvalPhotos, PRECISE_CORNER_CELLS, PhotoResult, evaluate_photo, selected, summarize,
 };
-use snapsolve::sudoku_photo::{DigitReader, read_labels};
+use snapsolve::sudoku_photo::{DigitReader, mislabelled, read_labels};
 
 use crate::error::{CliError, CliResult};
 
@@ -79,6 +79,11 @@ pub fn run(command: EvalCommand) -> CliResult {
         _ => EvalPhotos::Untrained,
     };
     let chosen = selected(&photos, which);
+    let mislabelled: Vec<(&str, &str)> = photos
+        .iter()
+        .filter_map(|p| mislabelled(&p.image).map(|why| (p.image.as_str(), why)))
+        .collect();
+    let skipped = photos.len() - chosen.len() - mislabelled.len();
     let results: Vec<_> = chosen
         .iter()
         .map(|p| evaluate_photo(&root, p, &reader))
@@ -96,7 +101,8 @@ pub fn run(command: EvalCommand) -> CliResult {
             .collect();
         println!(
             "{}",
-            json!({ "skipped_trained_on": photos.len() - chosen.len(), "kinds": kinds })
+            json!({ "skipped_trained_on": skipped, "kinds": kinds,
+                "left_out_mislabelled": mislabelled.iter().map(|(image, why)| json!({"image": image, "why": why})).collect::<Vec<_>>() })
         );
         return Ok(());
     }
@@ -120,11 +126,10 @@ pub fn run(command: EvalCommand) -> CliResult {
             );
         }
     }
-    println!(
-        "{} photos read, {} skipped",
-        chosen.len(),
-        photos.len() - chosen.len()
-    );
+    println!("{} photos read, {skipped} skipped", chosen.len());
+    for (image, why) in &mislabelled {
+        println!("left out {image}: its label describes another page ({why})");
+    }
     println!(
         "kind         photos  grids found  corners <= {PRECISE_CORNER_CELLS} cell  cell accuracy  grids right     median ms"
     );
