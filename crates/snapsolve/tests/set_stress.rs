@@ -26,6 +26,8 @@ fn floor(condition: Condition) -> (f64, usize) {
         Condition::TwentyOneTouching => (0.47, 0),
         Condition::SteepAngle => (0.68, 0),
         Condition::DimWarm => (0.97, 0),
+        Condition::AloneOnWhite => (0.45, 0),
+        Condition::WhiteDeskClutter => (0.5, 0),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The rendered stress suite: tables under named hard conditions (white cards
 //! on a white desk, light wood, clutter and no card, one card close up, 21
-//! cards touching, a steep angle, a dim warm room, cards among lookalikes),
+//! cards touching, a steep angle, a dim warm room, cards among lookalikes,
+//! one card alone on white, a few cards on a cluttered white desk),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -35,11 +36,17 @@ pub enum Condition {
     SteepAngle,
     /// Twelve cards in a dim room under a warm bulb.
     DimWarm,
+    /// One card alone on a white wall or pale desk, from close up to a
+    /// quarter of the frame.
+    AloneOnWhite,
+    /// Six to nine cards on a white desk beside everyday things (clutter and
+    /// a lookalike or two).
+    WhiteDeskClutter,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 8] = [
+    pub const ALL: [Condition; 10] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -48,6 +55,8 @@ impl Condition {
         Condition::TwentyOneTouching,
         Condition::SteepAngle,
         Condition::DimWarm,
+        Condition::AloneOnWhite,
+        Condition::WhiteDeskClutter,
     ];
 
     /// Short name for reports and `--only`.
@@ -61,6 +70,8 @@ impl Condition {
             Condition::TwentyOneTouching => "21-touching",
             Condition::SteepAngle => "steep-angle",
             Condition::DimWarm => "dim-warm",
+            Condition::AloneOnWhite => "alone-on-white",
+            Condition::WhiteDeskClutter => "white-desk-clutter",
         }
     }
 
@@ -100,6 +111,20 @@ impl Condition {
             }
             Condition::SteepAngle => spec.view_tilt = 55f32.to_radians(),
             Condition::DimWarm => spec.lighting = Lighting::DimWarm,
+            Condition::AloneOnWhite => {
+                spec.cards = cards(1);
+                spec.surface = Surface::White;
+                spec.clutter = 0;
+                spec.fill = [0.25, 0.4, 0.55, 0.7][index % 4];
+            }
+            Condition::WhiteDeskClutter => {
+                spec.cards = cards(6 + index % 4);
+                spec.columns = 3;
+                spec.surface = Surface::White;
+                spec.clutter = 3;
+                spec.distractors = 1 + index % 2;
+                spec.fill = 0.55;
+            }
         }
         spec
     }

@@ -25,7 +25,8 @@ pub struct StressArgs {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=10_000))]
     first: u16,
     /// Only this condition (white-on-white, light-wood, clutter-no-cards,
-    /// cards-among-lookalikes, single-close-up, 21-touching, steep-angle, dim-warm).
+    /// cards-among-lookalikes, single-close-up, 21-touching, steep-angle, dim-warm,
+    /// alone-on-white, white-desk-clutter).
     #[arg(long, value_name = "NAME", value_parser = condition_name)]
     only: Option<Condition>,
     /// Which classifier names the cards.

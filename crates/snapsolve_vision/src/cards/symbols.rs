@@ -65,9 +65,19 @@ const CLEARANCE: f32 = 0.12;
 /// on average, in its strongest channel.
 const MIN_SIDE_STEP: f32 = 3.0;
 
+/// What the symbols of a picture say about its cards.
+pub(super) struct SymbolCards {
+    /// The cards laid around groups of symbols.
+    pub cards: Vec<Found>,
+    /// The middle of every group of symbols, card laid around it or not: a
+    /// card's symbols sit in its middle, so an outline of a card far off
+    /// its symbols' middle is misplaced.
+    pub centres: Vec<Point2>,
+}
+
 /// Cards around the symbols of `image` (the working picture), whose ink is
 /// read from `above_mean` (whiteness over its local mean, centred on 128).
-pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> Vec<Found> {
+pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> SymbolCards {
     let groups = groups(&symbols(image, above_mean));
     // Cards of one table are alike: where a few are found, their width over
     // their symbols' length says how wide the others are (a free fit of a
@@ -96,14 +106,17 @@ pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> Ve
     } else {
         first
     };
-    fits.into_iter()
+    let cards = fits
+        .into_iter()
         .flatten()
         .map(|(quad, _)| Found {
             quad,
             cut: false,
             in_space: false,
         })
-        .collect()
+        .collect();
+    let centres = groups.iter().map(|group| Frame::of(group).centre).collect();
+    SymbolCards { cards, centres }
 }
 
 /// Where a group of symbols says its card lies: their middle, the card's
@@ -296,6 +309,7 @@ mod tests {
         let radius = (LOCAL_MEAN_RADIUS * image.width().max(image.height()) as f32) as u32;
         let above_mean = above_local_mean(&opened, radius);
         cards_from_symbols(image, &above_mean)
+            .cards
             .into_iter()
             .map(|found| found.quad)
             .collect()
