@@ -15,7 +15,10 @@ const TABLES: usize = 6;
 /// card logit): least share of cards found and named right, most cards read
 /// where no card lies, over its tables. Set just under what this suite
 /// measured (docs/evaluation.md); the goal is 98% everywhere and no
-/// false card, so white on white and cards edge to edge are open gaps.
+/// false card, so white on white, cards edge to edge, a white desk with
+/// things on it and the steep view (a phone's camera since session 11; the
+/// trapezoid warp before it stretched near cards as no camera does, and its
+/// floor was 0.68) are open gaps.
 fn floor(condition: Condition) -> (f64, usize) {
     match condition {
         Condition::WhiteOnWhite => (0.68, 0),
@@ -24,7 +27,7 @@ fn floor(condition: Condition) -> (f64, usize) {
         Condition::CardsAmongLookalikes => (0.83, 2),
         Condition::SingleCloseUp => (0.8, 0),
         Condition::TwentyOneTouching => (0.47, 0),
-        Condition::SteepAngle => (0.68, 0),
+        Condition::SteepAngle => (0.37, 0),
         Condition::DimWarm => (0.97, 0),
         Condition::AloneOnWhite => (0.45, 0),
         Condition::WhiteDeskClutter => (0.5, 0),

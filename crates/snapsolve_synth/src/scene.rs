@@ -135,6 +135,11 @@ pub struct TableSpec {
     /// How far the camera looks away from straight down, in radians: the
     /// far side of the table comes out smaller (0 = straight down).
     pub view_tilt: f32,
+    /// With a tilt, the focal length of the camera as a share of the
+    /// picture's longer side (a phone's main camera about 0.75), or `None`
+    /// for the trapezoid warp the committed detector was trained on (see
+    /// `tilted_view`).
+    pub view_focal: Option<f32>,
     /// Seed of everything random.
     pub seed: u64,
 }
@@ -178,6 +183,7 @@ impl TableSpec {
             distractors: 0,
             fill: 0.7,
             view_tilt: 0.0,
+            view_focal: None,
             seed,
         }
     }
@@ -254,7 +260,7 @@ pub fn render_table(spec: &TableSpec) -> Table {
         cards.push(PlacedCard { card, corners });
     }
     if spec.view_tilt > 0.0
-        && let Some(view) = tilted_view(&image, spec.view_tilt)
+        && let Some(view) = tilted_view(&image, spec.view_tilt, spec.view_focal)
     {
         for placed in &mut cards {
             placed.corners = placed.corners.map(|p| view.map(p));
@@ -375,14 +381,22 @@ impl TiltedView {
 }
 
 /// The flat table as a camera tilted by `tilt` radians from straight down
-/// sees it: the far (top) edge shrinks to `1 - 0.5 sin(tilt)` of the near
-/// one, the picture keeps its size, and what the camera sees beyond the
-/// table's picture is the table's mean colour.
-fn tilted_view(flat: &RgbImage, tilt: f32) -> Option<TiltedView> {
+/// sees it, and what the camera sees beyond the table's picture is the
+/// table's mean colour. With a `focal` length (a share of the longer side),
+/// a pinhole camera aimed at the table's middle ([`pinhole_view`]); without,
+/// the far (top) edge shrinks to `1 - 0.5 sin(tilt)` of the near one and the
+/// picture keeps its height: no camera sees that (a card near the bottom
+/// comes out longer than it is), but the committed detector was trained on it.
+fn tilted_view(flat: &RgbImage, tilt: f32, focal: Option<f32>) -> Option<TiltedView> {
     let (w, h) = (flat.width() as f32, flat.height() as f32);
-    let far = 1.0 - 0.5 * tilt.sin().clamp(0.0, 1.0);
-    let inset = 0.5 * w * (1.0 - far);
-    let view_quad: Quad = [[inset, 0.0], [w - inset, 0.0], [w, h], [0.0, h]];
+    let view_quad = match focal {
+        Some(focal) => pinhole_view(w, h, tilt, focal * w.max(h)),
+        None => {
+            let far = 1.0 - 0.5 * tilt.sin().clamp(0.0, 1.0);
+            let inset = 0.5 * w * (1.0 - far);
+            [[inset, 0.0], [w - inset, 0.0], [w, h], [0.0, h]]
+        }
+    };
     let flat_to_view = crate::geometry::homography(&crate::geometry::rect_quad(w, h), &view_quad)?;
     let n = (flat.width() * flat.height()).max(1) as f32;
     let mean = (0..3).map(|k| flat.pixels().map(|p| p.0[k] as f32).sum::<f32>() / n);
@@ -407,9 +421,43 @@ fn tilted_view(flat: &RgbImage, tilt: f32) -> Option<TiltedView> {
     })
 }
 
+/// Where the corners of a `w` x `h` flat table land in the picture of a
+/// pinhole camera of focal length `focal` pixels, aimed at the table's
+/// middle from `focal` away (so that the middle keeps its scale across) and
+/// tilted by `tilt` from straight down towards the table's top edge. A point
+/// `(dx, dy)` from the middle lies at depth `focal - dy sin(tilt)` and
+/// `dy cos(tilt)` below the camera's axis: the far side shrinks, and the
+/// table is foreshortened along the view.
+fn pinhole_view(w: f32, h: f32, tilt: f32, focal: f32) -> Quad {
+    let (sin, cos) = tilt.sin_cos();
+    crate::geometry::rect_quad(w, h).map(|[x, y]| {
+        let (dx, dy) = (x - w / 2.0, y - h / 2.0);
+        let depth = (focal - dy * sin).max(1.0);
+        [
+            w / 2.0 + focal * dx / depth,
+            h / 2.0 + focal * dy * cos / depth,
+        ]
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pinhole_camera_straight_down_sees_the_table_as_it_is_and_tilted_foreshortens_it() {
+        let (w, h, focal) = (1280.0, 960.0, 960.0);
+        let flat = pinhole_view(w, h, 0.0, focal);
+        for (seen, truth) in flat.iter().zip(crate::geometry::rect_quad(w, h)) {
+            assert!((seen[0] - truth[0]).abs() < 1e-3 && (seen[1] - truth[1]).abs() < 1e-3);
+        }
+        let [tl, tr, br, bl] = pinhole_view(w, h, 55f32.to_radians(), focal);
+        // The far (top) side is shorter than the near one...
+        assert!(tr[0] - tl[0] < 0.8 * (br[0] - bl[0]), "{tl:?} {tr:?} {br:?} {bl:?}");
+        // ...and the table comes out shorter than it is wide would allow:
+        // seen from 55 degrees, it is foreshortened along the view.
+        assert!(bl[1] - tl[1] < 0.75 * h, "{tl:?} {bl:?}");
+    }
 
     #[test]
     fn crops_have_the_requested_size_and_show_paper() {

@@ -9,13 +9,17 @@
 //! a floor per condition. Nothing here was used to train the card network
 //! (training renders single crops, not tables, from other seeds).
 
-use image::RgbImage;
+use image::{Rgb, RgbImage};
 use snapsolve_synth::{Edition, Lighting, Surface, Table, TableSpec, render_table};
+use snapsolve_vision::draw::draw_quad_outline_mut;
 use snapsolve_vision::{Photo, Quad};
 
 use super::classify::CardClassifier;
 use super::example::seeded_cards;
 use super::table::{Finders, TableReading, read_table_with};
+
+/// A phone's main camera: focal length over the picture's longer side.
+const PHONE_FOCAL: f32 = 0.75;
 
 /// One named hard condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +36,7 @@ pub enum Condition {
     SingleCloseUp,
     /// Twenty-one cards laid edge to edge.
     TwentyOneTouching,
-    /// Twelve cards seen 55 degrees from straight down.
+    /// Twelve cards seen 55 degrees from straight down by a phone's camera.
     SteepAngle,
     /// Twelve cards in a dim room under a warm bulb.
     DimWarm,
@@ -109,7 +113,10 @@ impl Condition {
                 spec.gap = 0.0;
                 spec.max_card_turn = 0.0;
             }
-            Condition::SteepAngle => spec.view_tilt = 55f32.to_radians(),
+            Condition::SteepAngle => {
+                spec.view_tilt = 55f32.to_radians();
+                spec.view_focal = Some(PHONE_FOCAL);
+            }
             Condition::DimWarm => spec.lighting = Lighting::DimWarm,
             Condition::AloneOnWhite => {
                 spec.cards = cards(1);
@@ -170,23 +177,39 @@ impl StressScore {
 }
 
 /// Renders and reads the tables numbered `tables` of `condition` with `finders`;
-/// `look(index, picture, reading)` sees each picture and reading (to draw them).
+/// `look(index, table, reading)` sees each rendered table (picture and
+/// truth) and its reading (to draw them).
 pub fn run_condition(
     condition: Condition,
     tables: std::ops::Range<usize>,
     classifier: &dyn CardClassifier,
     finders: Finders,
-    look: &mut dyn FnMut(usize, &RgbImage, &TableReading),
+    look: &mut dyn FnMut(usize, &Table, &TableReading),
 ) -> StressScore {
     let mut total = StressScore::default();
     for index in tables {
         let table = render_table(&condition.spec(index));
         let photo = Photo::from_upright(table.image.clone());
         let reading = read_table_with(&photo, classifier, finders);
-        look(index, &photo.image, &reading);
+        look(index, &table, &reading);
         total.add(&score_table(&reading, &table, 0.08));
     }
     total
+}
+
+/// Thin outlines over the answer, to see what the finder got wrong: where
+/// each card truly lies (magenta) and every card read (black).
+pub fn draw_truth_and_outlines(picture: &mut RgbImage, table: &Table, reading: &TableReading) {
+    let thickness = (picture.width().max(picture.height()) as f32 / 1000.0).max(1.0);
+    for placed in &table.cards {
+        let quad = Quad {
+            corners: placed.corners,
+        };
+        draw_quad_outline_mut(picture, &quad, thickness, Rgb([255, 0, 255]));
+    }
+    for card in &reading.cards {
+        draw_quad_outline_mut(picture, &card.stored, thickness, Rgb([0, 0, 0]));
+    }
 }
 
 /// Scores a reading against the rendered truth: a true card is found when a

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 use snapsolve::set_photo::draw_answer;
-use snapsolve::set_photo::stress::{Condition, StressScore, run_condition};
+use snapsolve::set_photo::stress::{
+    Condition, StressScore, draw_truth_and_outlines, run_condition,
+};
 use snapsolve::set_photo::table::Finders;
 
 use super::set_photo::classifier;
@@ -74,10 +76,11 @@ pub fn run(args: &StressArgs) -> CliResult {
             usize::from(args.first)..usize::from(args.first) + usize::from(args.tables),
             classifier.as_ref(),
             finders,
-            &mut |i, image, reading| {
+            &mut |i, table, reading| {
                 let Some(dir) = &args.pictures else { return };
-                let mut picture = image.clone();
+                let mut picture = table.image.clone();
                 draw_answer(&mut picture, reading, 8);
+                draw_truth_and_outlines(&mut picture, table, reading);
                 let path = dir.join(format!("{}-{i}.jpg", condition.name()));
                 if let Err(e) = picture.save(&path) {
                     write_error = Some(format!("cannot write {}: {e}", path.display()));
