@@ -453,7 +453,10 @@ mod tests {
         }
         let [tl, tr, br, bl] = pinhole_view(w, h, 55f32.to_radians(), focal);
         // The far (top) side is shorter than the near one...
-        assert!(tr[0] - tl[0] < 0.8 * (br[0] - bl[0]), "{tl:?} {tr:?} {br:?} {bl:?}");
+        assert!(
+            tr[0] - tl[0] < 0.8 * (br[0] - bl[0]),
+            "{tl:?} {tr:?} {br:?} {bl:?}"
+        );
         // ...and the table comes out shorter than it is wide would allow:
         // seen from 55 degrees, it is foreshortened along the view.
         assert!(bl[1] - tl[1] < 0.75 * h, "{tl:?} {bl:?}");

@@ -33,7 +33,7 @@ impl Camera {
     }
 
     /// Pixel to direction in the camera frame (`K^-1 [x, y, 1]`, times the focal).
-    fn ray(&self, p: Point2) -> [f64; 3] {
+    pub(crate) fn ray(&self, p: Point2) -> [f64; 3] {
         [
             f64::from(p[0] - self.principal[0]),
             f64::from(p[1] - self.principal[1]),
@@ -47,6 +47,28 @@ impl Quad {
     /// picture this quadrilateral is, seen by `camera`; `None` when the corners
     /// cannot be the picture of a rectangle in front of the camera.
     pub fn rectified_side_ratio(&self, camera: &Camera) -> Option<f32> {
+        let [side_a, side_b] = self.sides_in_space(camera)?;
+        let ratio = (norm(side_a) / norm(side_b)) as f32;
+        (ratio.is_finite() && ratio > 0.0).then_some(ratio)
+    }
+
+    /// The unit normal of the flat rectangle whose picture this is, seen by
+    /// `camera`, in the camera's frame (x right, y down, z forward), turned
+    /// towards the camera; `None` as for [`Quad::rectified_side_ratio`].
+    pub fn plane_normal(&self, camera: &Camera) -> Option<[f64; 3]> {
+        let [side_a, side_b] = self.sides_in_space(camera)?;
+        let n = cross(side_a, side_b);
+        let length = norm(n);
+        if !(length.is_finite() && length > 0.0) {
+            return None;
+        }
+        let sign = if n[2] > 0.0 { -1.0 } else { 1.0 };
+        Some(scale(n, sign / length))
+    }
+
+    /// Sides `0 -> 1` and `0 -> 3` of the rectangle in space, up to one
+    /// common scale (corner 0 at depth 1).
+    fn sides_in_space(&self, camera: &Camera) -> Option<[[f64; 3]; 2]> {
         if !self.is_convex() {
             return None;
         }
@@ -58,10 +80,7 @@ impl Quad {
         if !(k2.is_finite() && k3.is_finite() && k2 > 0.0 && k3 > 0.0) {
             return None;
         }
-        let side_a = norm(sub(scale(m2, k2), m1));
-        let side_b = norm(sub(scale(m3, k3), m1));
-        let ratio = (side_a / side_b) as f32;
-        (ratio.is_finite() && ratio > 0.0).then_some(ratio)
+        Some([sub(scale(m2, k2), m1), sub(scale(m3, k3), m1)])
     }
 
     /// Longer side over shorter side of the rectangle seen (>= 1).

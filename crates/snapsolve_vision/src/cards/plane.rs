@@ -1,0 +1,286 @@
+//! A steep view of a table, straightened.
+//!
+//! Seen from a player's chair, the far cards of a table are small and
+//! foreshortened, nearly square on the picture, and the finder's tests of a
+//! card's shape and size, made for cards seen from above, lose them. The
+//! cards found first still say how the table lies: each outline of a
+//! rectangle, with a guess of the camera, gives the normal of its plane
+//! ([`Quad::plane_normal`]). Turning the camera about its centre until it
+//! looks straight down that normal maps the picture by `K R K^-1`, a
+//! homography, under which every card on the table becomes a rectangle of a
+//! card's proportions and one size. The finder looks again in that view, and
+//! what it finds there is mapped back.
+
+use image::{Rgb, RgbImage};
+use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
+
+use crate::quad::{Camera, Quad};
+
+/// Fewest cards whose normals make a table's.
+const MIN_CARDS: usize = 3;
+/// Outlines whose shape in space is this long over wide count as cards
+/// (a card is 1.56).
+const CARD_SHAPED: (f32, f32) = (1.4, 1.75);
+/// Normals within this angle (radians) of the table's agree with it; at
+/// least two thirds of the cards' must.
+const AGREE: f64 = 0.2;
+/// Straightened, the middle half of the cards' sides differ by at most this factor.
+const ALIKE: f32 = 1.1;
+/// A table seen less than this far from straight down (radians) is left as
+/// it is: the finder's perspective tests already cover it.
+const MIN_TILT: f64 = 0.35;
+/// The view shows the cards found and this share of their spread again on
+/// every side (cards the first look missed lie around them).
+const MARGIN: f32 = 2.0;
+
+/// The picture seen straight down onto the table, and the map back.
+pub(super) struct StraightDown {
+    pub image: RgbImage,
+    to_photo: Projection,
+}
+
+impl StraightDown {
+    /// A quadrilateral of the view in the picture's pixels.
+    pub fn to_photo(&self, quad: &Quad) -> Quad {
+        quad.map(|p| {
+            let (x, y) = self.to_photo * (p[0], p[1]);
+            [x, y]
+        })
+    }
+}
+
+/// The view of `image` straight down onto the table the cards `found` lie
+/// on, when they agree that it is seen at a steep angle.
+pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<StraightDown> {
+    let camera = Camera::guess(image.width(), image.height());
+    let (normal, cards) = table_normal(found, &camera)?;
+    // Rotate the camera so that it looks along -normal (into the table).
+    let look = [-normal[0], -normal[1], -normal[2]];
+    let cos = look[2];
+    if cos > MIN_TILT.cos() {
+        return None;
+    }
+    let rotation = rotation_onto_axis(look);
+    let to_view = |p: [f32; 2]| -> Option<[f32; 2]> {
+        let r = camera.ray(p);
+        let q = apply(&rotation, r);
+        (q[2] > 1e-6).then(|| {
+            let f = f64::from(camera.focal);
+            [(f * q[0] / q[2]) as f32, (f * q[1] / q[2]) as f32]
+        })
+    };
+    let mut mapped = Vec::with_capacity(4 * found.len());
+    for quad in found {
+        for &corner in &quad.corners {
+            mapped.push(to_view(corner)?);
+        }
+    }
+    // Seen straight down, the cards that gave the normal are alike: one
+    // size. Squares of a grid seen at an angle may agree on a normal, but
+    // not straightened by it.
+    let mut sides: Vec<f32> = cards
+        .iter()
+        .map(|q| {
+            let corners = q.corners.map(|c| to_view(c).unwrap_or(c));
+            Quad { corners }.area().sqrt()
+        })
+        .collect();
+    sides.sort_by(f32::total_cmp);
+    let n = sides.len();
+    let (low, high) = (sides[n / 4], sides[(3 * n).div_ceil(4) - 1]);
+    if !(low > 0.0 && high <= ALIKE * low) {
+        return None;
+    }
+    let (x0, x1) = spread(mapped.iter().map(|p| p[0]));
+    let (y0, y1) = spread(mapped.iter().map(|p| p[1]));
+    let (mx, my) = (MARGIN * (x1 - x0), MARGIN * (y1 - y0));
+    let (mut x0, mut x1, mut y0, mut y1) = (x0 - mx, x1 + mx, y0 - my, y1 + my);
+    // No farther than the picture reaches (its far corners may map towards
+    // the horizon, or beyond it).
+    let (w0, h0) = (image.width() as f32, image.height() as f32);
+    let photo: Vec<[f32; 2]> = [[0.0, 0.0], [w0, 0.0], [w0, h0], [0.0, h0]]
+        .into_iter()
+        .filter_map(to_view)
+        .collect();
+    if photo.len() == 4 {
+        let (px0, px1) = spread(photo.iter().map(|p| p[0]));
+        let (py0, py1) = spread(photo.iter().map(|p| p[1]));
+        (x0, x1, y0, y1) = (x0.max(px0), x1.min(px1), y0.max(py0), y1.min(py1));
+    }
+    let (w, h) = (x1 - x0, y1 - y0);
+    // The view is as large as the picture.
+    let side = image.width().max(image.height()) as f32;
+    let zoom = side / w.max(h).max(1.0);
+    let (out_w, out_h) = ((w * zoom).ceil() as u32, (h * zoom).ceil() as u32);
+    if out_w < 16 || out_h < 16 {
+        return None;
+    }
+    let to_view = Projection::from_matrix(view_matrix(&camera, &rotation, [x0, y0], zoom))?;
+    let mut view = RgbImage::from_pixel(out_w, out_h, mean_colour(image));
+    warp_into(
+        image,
+        to_view,
+        Interpolation::Bilinear,
+        Border::Constant(mean_colour(image)),
+        &mut view,
+    );
+    Some(StraightDown {
+        image: view,
+        to_photo: to_view.invert(),
+    })
+}
+
+/// The median of the plane normals of the outlines that are rectangles of a
+/// card's proportions in space, made unit, where at least [`MIN_CARDS`] of
+/// them agree with it; `None` otherwise. (A grid of squares, a sudoku
+/// page, has outlines too, but no card's.)
+fn table_normal(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)> {
+    let (cards, normals): (Vec<Quad>, Vec<[f64; 3]>) = found
+        .iter()
+        .filter(|q| {
+            q.rectified_aspect(camera)
+                .is_some_and(|a| (CARD_SHAPED.0..=CARD_SHAPED.1).contains(&a))
+        })
+        .filter_map(|q| Some((*q, q.plane_normal(camera)?)))
+        .unzip();
+    if normals.len() < MIN_CARDS {
+        return None;
+    }
+    let median = |k: usize| {
+        let mut v: Vec<f64> = normals.iter().map(|n| n[k]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let n = [median(0), median(1), median(2)];
+    let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if length < 1e-9 {
+        return None;
+    }
+    let n = [n[0] / length, n[1] / length, n[2] / length];
+    let agreeing: Vec<Quad> = cards
+        .iter()
+        .zip(&normals)
+        .filter(|(_, m)| m[0] * n[0] + m[1] * n[1] + m[2] * n[2] >= AGREE.cos())
+        .map(|(q, _)| *q)
+        .collect();
+    (agreeing.len() >= MIN_CARDS && 3 * agreeing.len() >= 2 * normals.len())
+        .then_some((n, agreeing))
+}
+
+/// The rotation taking the unit vector `from` onto the optical axis (0, 0, 1)
+/// about the axis square to both (Rodrigues' formula), row-major.
+fn rotation_onto_axis(from: [f64; 3]) -> [[f64; 3]; 3] {
+    // axis = from x z = (from.y, -from.x, 0); sin = |axis|, cos = from.z.
+    let (ax, ay) = (from[1], -from[0]);
+    let sin = ax.hypot(ay);
+    let cos = from[2];
+    if sin < 1e-12 {
+        return [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    }
+    let (kx, ky) = (ax / sin, ay / sin);
+    let c1 = 1.0 - cos;
+    [
+        [cos + kx * kx * c1, kx * ky * c1, ky * sin],
+        [kx * ky * c1, cos + ky * ky * c1, -kx * sin],
+        [-ky * sin, kx * sin, cos],
+    ]
+}
+
+fn apply(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|i| m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2])
+}
+
+/// Row-major `S K R K^-1`: picture pixels to the view's, where `S` zooms and
+/// moves the point `origin` (in focal units about the principal point) to 0.
+fn view_matrix(camera: &Camera, r: &[[f64; 3]; 3], origin: [f32; 2], zoom: f32) -> [f32; 9] {
+    let f = f64::from(camera.focal);
+    let (cx, cy) = (
+        f64::from(camera.principal[0]),
+        f64::from(camera.principal[1]),
+    );
+    // K^-1 as `ray`: (x - cx, y - cy, f).
+    let k_inv = [[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, f]];
+    let z = f64::from(zoom);
+    let (ox, oy) = (f64::from(origin[0]), f64::from(origin[1]));
+    // S K: (f x / z_, f y / z_) zoomed and moved.
+    let sk = [
+        [z * f, 0.0, -z * ox],
+        [0.0, z * f, -z * oy],
+        [0.0, 0.0, 1.0],
+    ];
+    let m = multiply(&multiply(&sk, r), &k_inv);
+    let flat = [0, 1, 2].map(|i| m[i].map(|v| v as f32));
+    [
+        flat[0][0], flat[0][1], flat[0][2], flat[1][0], flat[1][1], flat[1][2], flat[2][0],
+        flat[2][1], flat[2][2],
+    ]
+}
+
+fn multiply(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    [0, 1, 2].map(|i| [0, 1, 2].map(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
+}
+
+fn spread(values: impl Iterator<Item = f32>) -> (f32, f32) {
+    values.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
+fn mean_colour(image: &RgbImage) -> Rgb<u8> {
+    let n = (image.width() * image.height()).max(1) as f64;
+    let mut sum = [0.0f64; 3];
+    for p in image.pixels() {
+        for (s, v) in sum.iter_mut().zip(p.0) {
+            *s += f64::from(v);
+        }
+    }
+    Rgb(sum.map(|s| (s / n).round() as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 1 x 1.56 card on a table tilted by `tilt` about the horizontal
+    /// axis, `distance` in front of `camera`, moved by `offset` on the table.
+    fn card_on_table(camera: &Camera, tilt: f32, offset: [f32; 2]) -> Quad {
+        let corners = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.56], [0.0, 1.56]];
+        Quad {
+            corners: corners.map(|[u, v]: [f32; 2]| {
+                let (x, y0) = (u - 0.5 + offset[0], v - 0.78 + offset[1]);
+                let (y, z) = (y0 * tilt.cos(), 8.0 + y0 * tilt.sin());
+                [
+                    camera.principal[0] + camera.focal * x / z,
+                    camera.principal[1] + camera.focal * y / z,
+                ]
+            }),
+        }
+    }
+
+    fn table(camera: &Camera, tilt: f32) -> Vec<Quad> {
+        let offsets = [-1.3, 0.0, 1.3]
+            .into_iter()
+            .flat_map(|x| [[x, -1.0], [x, 1.0]]);
+        offsets.map(|o| card_on_table(camera, tilt, o)).collect()
+    }
+
+    #[test]
+    fn cards_on_a_steep_table_give_its_normal_and_a_straight_view() {
+        let camera = Camera::guess(640, 480);
+        let tilt = 50f32.to_radians();
+        let (normal, cards) = table_normal(&table(&camera, tilt), &camera).expect("a table");
+        assert_eq!(cards.len(), 6);
+        let truth = [0.0, f64::from(tilt.sin()), -f64::from(tilt.cos())];
+        let agreement: f64 = (0..3).map(|k| normal[k] * truth[k]).sum();
+        assert!(agreement > 0.999, "{normal:?}");
+        let view = straight_down(&RgbImage::new(640, 480), &table(&camera, tilt));
+        assert!(view.is_some_and(|v| v.image.width() >= 16 && v.image.height() >= 16));
+    }
+
+    #[test]
+    fn a_table_seen_from_above_or_too_few_cards_are_left_alone() {
+        let camera = Camera::guess(640, 480);
+        let flat = table(&camera, 0.1);
+        assert!(straight_down(&RgbImage::new(640, 480), &flat).is_none());
+        let steep = table(&camera, 50f32.to_radians());
+        assert!(straight_down(&RgbImage::new(640, 480), &steep[..2]).is_none());
+    }
+}
