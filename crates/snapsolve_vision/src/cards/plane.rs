@@ -60,14 +60,12 @@ pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<Straight
     if cos > MIN_TILT.cos() {
         return None;
     }
-    let rotation = rotation_onto_axis(look);
+    // Picture pixels to the turned camera's, about its principal point.
+    let turned = turn_matrix(&camera, &rotation_onto_axis(look));
     let to_view = |p: [f32; 2]| -> Option<[f32; 2]> {
-        let r = camera.ray(p);
-        let q = apply(&rotation, r);
-        (q[2] > 1e-6).then(|| {
-            let f = f64::from(camera.focal);
-            [(f * q[0] / q[2]) as f32, (f * q[1] / q[2]) as f32]
-        })
+        let q = apply(&turned, [f64::from(p[0]), f64::from(p[1]), 1.0]);
+        // Behind the turned camera: beyond the table's horizon.
+        (q[2] > 1e-6).then(|| [(q[0] / q[2]) as f32, (q[1] / q[2]) as f32])
     };
     let mut mapped = Vec::with_capacity(4 * found.len());
     for quad in found {
@@ -115,13 +113,14 @@ pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<Straight
     if out_w < 16 || out_h < 16 {
         return None;
     }
-    let to_view = Projection::from_matrix(view_matrix(&camera, &rotation, [x0, y0], zoom))?;
-    let mut view = RgbImage::from_pixel(out_w, out_h, mean_colour(image));
+    let to_view = Projection::from_matrix(view_matrix(&turned, [x0, y0], zoom))?;
+    let beyond = mean_colour(image);
+    let mut view = RgbImage::from_pixel(out_w, out_h, beyond);
     warp_into(
         image,
         to_view,
         Interpolation::Bilinear,
-        Border::Constant(mean_colour(image)),
+        Border::Constant(beyond),
         &mut view,
     );
     Some(StraightDown {
@@ -190,25 +189,26 @@ fn apply(m: &[[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
     [0, 1, 2].map(|i| m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2])
 }
 
-/// Row-major `S K R K^-1`: picture pixels to the view's, where `S` zooms and
-/// moves the point `origin` (in focal units about the principal point) to 0.
-fn view_matrix(camera: &Camera, r: &[[f64; 3]; 3], origin: [f32; 2], zoom: f32) -> [f32; 9] {
+/// `K R K^-1` without the principal point's shift back: picture pixels to
+/// those of the camera turned by `r`, about its principal point.
+fn turn_matrix(camera: &Camera, r: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
     let f = f64::from(camera.focal);
     let (cx, cy) = (
         f64::from(camera.principal[0]),
         f64::from(camera.principal[1]),
     );
-    // K^-1 as `ray`: (x - cx, y - cy, f).
+    // K^-1 times the focal, as the camera's rays: (x - cx, y - cy, f).
     let k_inv = [[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, f]];
+    let k = [[f, 0.0, 0.0], [0.0, f, 0.0], [0.0, 0.0, 1.0]];
+    multiply(&multiply(&k, r), &k_inv)
+}
+
+/// Row-major `S T`: `turned` followed by moving `origin` to 0 and zooming.
+fn view_matrix(turned: &[[f64; 3]; 3], origin: [f32; 2], zoom: f32) -> [f32; 9] {
     let z = f64::from(zoom);
     let (ox, oy) = (f64::from(origin[0]), f64::from(origin[1]));
-    // S K: (f x / z_, f y / z_) zoomed and moved.
-    let sk = [
-        [z * f, 0.0, -z * ox],
-        [0.0, z * f, -z * oy],
-        [0.0, 0.0, 1.0],
-    ];
-    let m = multiply(&multiply(&sk, r), &k_inv);
+    let s = [[z, 0.0, -z * ox], [0.0, z, -z * oy], [0.0, 0.0, 1.0]];
+    let m = multiply(&s, turned);
     let flat = [0, 1, 2].map(|i| m[i].map(|v| v as f32));
     [
         flat[0][0], flat[0][1], flat[0][2], flat[1][0], flat[1][1], flat[1][2], flat[2][0],

@@ -33,7 +33,7 @@ impl Camera {
     }
 
     /// Pixel to direction in the camera frame (`K^-1 [x, y, 1]`, times the focal).
-    pub(crate) fn ray(&self, p: Point2) -> [f64; 3] {
+    fn ray(&self, p: Point2) -> [f64; 3] {
         [
             f64::from(p[0] - self.principal[0]),
             f64::from(p[1] - self.principal[1]),
