@@ -21,6 +21,7 @@ pub mod geometry;
 pub mod lookalike;
 pub mod scene;
 pub mod sudoku;
+mod surfaces;
 
 pub use camera::{Camera, CastShadow};
 pub use deck::{CardStyle, Edition};

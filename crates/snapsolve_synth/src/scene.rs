@@ -6,10 +6,14 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use snapsolve_set::Card;
 
-use crate::camera::{Camera, CastShadow, draw_clutter, fill_background, fill_textured};
+use crate::camera::{Camera, CastShadow, draw_clutter, fill_background};
 use crate::deck::{CardStyle, Edition};
 use crate::draw::{CARD_ASPECT, render_card};
 use crate::geometry::{Quad, composite_card, warp_quad};
+use crate::surfaces::{
+    fill_carpet, fill_floral_cloth, fill_light_wood, fill_speckled_counter, fill_terrazzo,
+    fill_white,
+};
 use imageproc::geometric_transformations::Projection;
 
 /// Share of rendered crops with a [`CastShadow`] across the card.
@@ -153,6 +157,25 @@ pub enum Surface {
     White,
     /// Light wood: pale yellow-brown with grain.
     LightWood,
+    /// Terrazzo: cement full of stone chips from black to white.
+    Terrazzo,
+    /// A speckled stone counter: dense dark and light grains.
+    SpeckledCounter,
+    /// A floral tablecloth, some petals as white as a card.
+    FloralCloth,
+    /// Grey or brown carpet: coarse grain, patches of wear.
+    Carpet,
+}
+
+impl Surface {
+    /// The busy surfaces, which beat a finder looking for white paper on a
+    /// calm background.
+    pub const BUSY: [Surface; 4] = [
+        Surface::Terrazzo,
+        Surface::SpeckledCounter,
+        Surface::FloralCloth,
+        Surface::Carpet,
+    ];
 }
 
 /// How the table is lit and shot.
@@ -217,6 +240,10 @@ pub fn render_table(spec: &TableSpec) -> Table {
         Surface::Random => fill_background(&mut image, &mut rng),
         Surface::White => fill_white(&mut image, &mut rng),
         Surface::LightWood => fill_light_wood(&mut image, &mut rng),
+        Surface::Terrazzo => fill_terrazzo(&mut image, &mut rng),
+        Surface::SpeckledCounter => fill_speckled_counter(&mut image, &mut rng),
+        Surface::FloralCloth => fill_floral_cloth(&mut image, &mut rng),
+        Surface::Carpet => fill_carpet(&mut image, &mut rng),
     }
     draw_clutter(&mut image, spec.clutter, &mut rng);
     let n = spec.cards.len();
@@ -276,39 +303,6 @@ pub fn render_table(spec: &TableSpec) -> Table {
         camera.apply(&mut image, &mut rng);
     }
     Table { image, cards }
-}
-
-/// A white or off-white surface: one level between 215 and 245, a faint warm
-/// or cool tint, a slow light gradient and fine grain.
-fn fill_white(img: &mut RgbImage, rng: &mut StdRng) {
-    let level = rng.random_range(215.0..245.0f32);
-    let tint = rng.random_range(-6.0..6.0f32);
-    let base = [level + tint, level, level - tint];
-    let grain = rng.random_range(1.0..4.0f32);
-    fill_textured(img, base, grain, |_, _| 1.0, rng);
-}
-
-/// Light wood: a pale yellow-brown base with long wavy grain.
-fn fill_light_wood(img: &mut RgbImage, rng: &mut StdRng) {
-    let base = [
-        rng.random_range(190.0..225.0f32),
-        rng.random_range(150.0..185.0f32),
-        rng.random_range(95.0..140.0f32),
-    ];
-    let freq = rng.random_range(0.02..0.08f32);
-    let phase = rng.random_range(0.0..6.3f32);
-    let grain = rng.random_range(2.0..6.0f32);
-    let vertical = rng.random_bool(0.5);
-    fill_textured(
-        img,
-        base,
-        grain,
-        |x, y| {
-            let (t, s) = if vertical { (x, y) } else { (y, x) };
-            1.0 + 0.06 * (t * freq + (s * 0.004).sin() * 4.0 + phase).sin()
-        },
-        rng,
-    );
 }
 
 /// Lays `count` lookalikes about `size` wide at random places and turns.

@@ -1,7 +1,8 @@
 //! The rendered stress suite: tables under named hard conditions (white cards
 //! on a white desk, light wood, clutter and no card, one card close up, 21
 //! cards touching, a steep angle, a dim warm room, cards among lookalikes,
-//! one card alone on white, a few cards on a cluttered white desk),
+//! one card alone on white, a few cards on a cluttered white desk, nine or
+//! twelve cards on a busy surface),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -46,11 +47,14 @@ pub enum Condition {
     /// Six to nine cards on a white desk beside everyday things (clutter and
     /// a lookalike or two).
     WhiteDeskClutter,
+    /// Nine or twelve cards on terrazzo, a speckled counter, a floral cloth
+    /// or carpet.
+    BusySurface,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 10] = [
+    pub const ALL: [Condition; 11] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -61,6 +65,7 @@ impl Condition {
         Condition::DimWarm,
         Condition::AloneOnWhite,
         Condition::WhiteDeskClutter,
+        Condition::BusySurface,
     ];
 
     /// Short name for reports and `--only`.
@@ -76,6 +81,7 @@ impl Condition {
             Condition::DimWarm => "dim-warm",
             Condition::AloneOnWhite => "alone-on-white",
             Condition::WhiteDeskClutter => "white-desk-clutter",
+            Condition::BusySurface => "busy-surface",
         }
     }
 
@@ -131,6 +137,15 @@ impl Condition {
                 spec.clutter = 3;
                 spec.distractors = 1 + index % 2;
                 spec.fill = 0.55;
+            }
+            Condition::BusySurface => {
+                // Both counts with both editions (which alternate by index).
+                if (index / 2).is_multiple_of(2) {
+                    (spec.cards, spec.columns) = (cards(9), 3);
+                }
+                // Every surface meets both editions and both counts.
+                spec.surface = Surface::BUSY[(index / 4 + index) % 4];
+                spec.clutter = 0;
             }
         }
         spec
