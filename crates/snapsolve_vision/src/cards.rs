@@ -27,7 +27,10 @@
 //!    the cards, [`edge_regions`]), and cards are laid around their symbols
 //!    where two sides meeting at a corner show (a white card whose lit
 //!    sides do not, cards edge to edge: [`symbols`]); where passes disagree
-//!    about a card, the outline with the sharper edges wins ([`edges`]).
+//!    about a card, the outline with the sharper edges wins ([`edges`]);
+//! 8. once a card's size is known, a block of cards laid edge to edge in
+//!    rows (one blob, whole numbers of cards each way) is cut along its
+//!    lattice ([`blocks`]).
 //!
 //! The size of a typical card, which every candidate is measured against,
 //! comes from the pass with the most cards of one size, and follows the
@@ -36,6 +39,7 @@
 //!
 //! The quadrilaterals are returned in the coordinates of the photo given.
 
+mod blocks;
 pub mod cores;
 mod double;
 mod edge_regions;
@@ -204,6 +208,13 @@ impl CardFinder {
         let Some(typical) = typical else {
             return Vec::new();
         };
+        // Once a card's size is known: blocks of cards laid edge to edge,
+        // row after row, which no pass parts (last: they only add cards).
+        // (A steep view's cards are no lattice of one size.)
+        if seen_upright(&typical) {
+            let cells = blocks::cells_of_blocks(&opened, otsu, &typical);
+            per_level.push(cells.into_iter().map(Found::whole).collect());
+        }
         let mut kept = self.one_outline_per_card(&white, per_level, &typical, &symbols.centres);
         sort_in_reading_order(&mut kept, typical.area);
         kept
@@ -276,12 +287,7 @@ impl CardFinder {
         // The symbols' cards are upright rectangles of a card's proportions:
         // where the whiteness shows cards of other proportions (a steep
         // view), they would be misplaced.
-        let seen_upright = by_whiteness.is_none_or(|t| {
-            t.support < STEEP_VIEW_SUPPORT
-                || (t.aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
-                || t.depth_spread() < STEEP_VIEW_DEPTH
-        });
-        let by_symbols = if seen_upright {
+        let by_symbols = if by_whiteness.is_none_or(seen_upright) {
             symbols::cards_from_symbols(image, above_mean)
         } else {
             no_symbols()
@@ -503,6 +509,15 @@ impl CardFinder {
 /// Whether two quadrilaterals are the same card: one holds the other's centre.
 fn overlap(a: &Quad, b: &Quad) -> bool {
     a.contains(b.centre()) || b.contains(a.centre())
+}
+
+/// Whether the cards measured by `typical` are seen about straight down:
+/// upright rectangles of a card's proportions and of one size (too few
+/// cards to tell counts as upright).
+fn seen_upright(typical: &Typical) -> bool {
+    typical.support < STEEP_VIEW_SUPPORT
+        || (typical.aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
+        || typical.depth_spread() < STEEP_VIEW_DEPTH
 }
 
 /// How far the middle of the symbols within `quad` lies from its centre,

@@ -56,7 +56,7 @@ pub(super) fn split_double(
     let cut = |t: f32| (lerp(c[0], c[3], t), lerp(c[1], c[2], t));
     let darkness = |t: f32| {
         let (a, b) = cut(t);
-        whiteness_along(white, a, b)
+        whiteness_along(white, a, b, SEAM_SHARE)
     };
     // The darkness profile across the long sides, in steps of PROFILE_STEP.
     let profile: Vec<(f32, f32)> = (0..=PROFILE_STEPS)
@@ -165,12 +165,12 @@ fn lerp(a: Point2, b: Point2, t: f32) -> Point2 {
 }
 
 /// How white the segment `a → b` is along most of its length: the level that
-/// `SEAM_SHARE` of its samples stay at or below (each sample the darkest of
+/// `share` of its samples stay at or below (each sample the darkest of
 /// the 3x3 around a point of the middle 80%: the ends touch the table, and a
 /// one-pixel seam that the cut crosses at a slant still shows on every
 /// sample). A seam is dark from end to end; a card's symbols darken only part
 /// of a line across it, so they do not pass for one.
-fn whiteness_along(white: &GrayImage, a: Point2, b: Point2) -> f32 {
+pub(super) fn whiteness_along(white: &GrayImage, a: Point2, b: Point2, share: f32) -> f32 {
     const SAMPLES: usize = 32;
     let (w, h) = (white.width(), white.height());
     if w < 3 || h < 3 {
@@ -189,7 +189,7 @@ fn whiteness_along(white: &GrayImage, a: Point2, b: Point2) -> f32 {
         })
         .collect();
     samples.sort_unstable();
-    f32::from(samples[(SEAM_SHARE * (SAMPLES - 1) as f32) as usize])
+    f32::from(samples[(share * (SAMPLES - 1) as f32) as usize])
 }
 
 #[cfg(test)]

@@ -23,6 +23,17 @@ pub(super) struct Found {
     pub in_space: bool,
 }
 
+impl Found {
+    /// A quadrilateral card-shaped on the picture, inside it.
+    pub fn whole(quad: Quad) -> Found {
+        Found {
+            quad,
+            cut: false,
+            in_space: false,
+        }
+    }
+}
+
 /// Area and aspect of a typical whole card in the picture.
 #[derive(Clone, Debug)]
 pub(super) struct Typical {
