@@ -21,16 +21,16 @@ const TABLES: usize = 6;
 /// floor was 0.68) are open gaps.
 fn floor(condition: Condition) -> (f64, usize) {
     match condition {
-        Condition::WhiteOnWhite => (0.68, 0),
+        Condition::WhiteOnWhite => (0.78, 0),
         Condition::LightWood => (0.95, 0),
         Condition::ClutterNoCards => (1.0, 0),
         Condition::CardsAmongLookalikes => (0.83, 2),
         Condition::SingleCloseUp => (0.8, 0),
-        Condition::TwentyOneTouching => (0.6, 0),
+        Condition::TwentyOneTouching => (0.66, 0),
         Condition::SteepAngle => (0.47, 0),
         Condition::DimWarm => (0.97, 0),
         Condition::AloneOnWhite => (0.45, 0),
-        Condition::WhiteDeskClutter => (0.5, 0),
+        Condition::WhiteDeskClutter => (0.55, 0),
         Condition::BusySurface => (0.85, 0),
     }
 }

@@ -145,7 +145,17 @@ impl Frame {
             [acc[0] + sign * s.axis[0], acc[1] + sign * s.axis[1]]
         });
         let norm = summed[0].hypot(summed[1]).max(f32::EPSILON);
-        let u = [summed[0] / norm, summed[1] / norm];
+        let mut u = [summed[0] / norm, summed[1] / norm];
+        // Two or three symbols lie on the card's long axis, whatever their
+        // shape: the line through their middles gives the card's turn
+        // exactly, where a squiggle's own axis (an S, symmetric about its
+        // centre only) is turned some degrees from the card's.
+        if let Some(along) = stacking_direction(group, u) {
+            u = across(along);
+            if dot(u, summed) < 0.0 {
+                u = [-u[0], -u[1]];
+            }
+        }
         let v = across(u);
         let reach = |direction: Point2, half: fn(&Symbol) -> f32| {
             group
@@ -280,6 +290,23 @@ fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool 
 }
 
 /// The unit vector a quarter turn from `axis`.
+/// The unit direction from the first to the last of two or more symbols
+/// ordered across `axis`, or `None` for one symbol (or symbols on top of
+/// each other).
+fn stacking_direction(group: &[Symbol], axis: Point2) -> Option<Point2> {
+    let normal = across(axis);
+    let position = |s: &Symbol| dot(s.centre, normal);
+    let first = group
+        .iter()
+        .min_by(|a, b| position(a).total_cmp(&position(b)))?;
+    let last = group
+        .iter()
+        .max_by(|a, b| position(a).total_cmp(&position(b)))?;
+    let d = sub(last.centre, first.centre);
+    let length = d[0].hypot(d[1]);
+    (group.len() >= 2 && length > 1.0).then(|| [d[0] / length, d[1] / length])
+}
+
 fn across(axis: Point2) -> Point2 {
     [-axis[1], axis[0]]
 }
@@ -317,6 +344,35 @@ mod tests {
 
     fn rect(image: &mut RgbImage, x: i32, y: i32, w: u32, h: u32, colour: [u8; 3]) {
         draw_filled_rect_mut(image, Rect::at(x, y).of_size(w, h), Rgb(colour));
+    }
+
+    #[test]
+    fn stacked_symbols_turn_the_card_by_their_middles_not_their_own_axes() {
+        // Three squiggles down a card turned by 0.1 rad: each one's own axis
+        // is turned 0.15 rad further (an S is not mirror-symmetric).
+        let turn: f32 = 0.1;
+        let along = [-turn.sin(), turn.cos()];
+        let own = [(turn + 0.15).cos(), (turn + 0.15).sin()];
+        let group: Vec<Symbol> = (-1..=1)
+            .map(|k| Symbol {
+                centre: [
+                    100.0 + 20.0 * k as f32 * along[0],
+                    100.0 + 20.0 * k as f32 * along[1],
+                ],
+                axis: own,
+                half_length: 15.0,
+                half_thickness: 6.0,
+            })
+            .collect();
+        let frame = Frame::of(&group);
+        assert!(dot(frame.v, along).abs() > 0.9999, "{:?}", frame.v);
+        assert!(
+            dot(frame.u, [turn.cos(), turn.sin()]) > 0.9999,
+            "{:?}",
+            frame.u
+        );
+        // A lone symbol has only its own axis to go by.
+        assert!(dot(Frame::of(&group[..1]).u, own) > 0.9999);
     }
 
     #[test]
