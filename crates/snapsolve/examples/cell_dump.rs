@@ -111,8 +111,9 @@ impl Dump {
 /// Rendered pages of both kinds training validates on (printed givens with
 /// handwriting, handwriting alone), handwritten cells from the handwriting
 /// fonts and the kept-back real digits; the cells cut along the rendered
-/// grid's corners, read as `read_photo` reads (cells without a stroke long
-/// enough for a digit are empty) but without the rules.
+/// grid's corners, read as `read_photo` reads (doubtful cells read again
+/// shifted, cells without a stroke long enough for a digit empty) but without
+/// the rules; prints how many cells the network read right.
 fn dump_rendered(
     root: &Path,
     pages: usize,
@@ -131,11 +132,15 @@ fn dump_rendered(
         pages,
         0x0065_6d70_7479_3137,
     );
+    let mut right = 0;
     for (page, chunk) in cells.inputs.chunks(81 * 784).enumerate() {
         let ink = CellInk {
             values: chunk.to_vec(),
         };
         let mut probabilities = reader.probabilities(&ink).map_err(|e| e.to_string())?;
+        reader
+            .steadied(&ink, &mut probabilities)
+            .map_err(|e| e.to_string())?;
         for (i, p) in probabilities.iter_mut().enumerate() {
             if most_likely(p) != 0 && too_little_for_a_digit(middle_ink(ink.cell(i)), p) {
                 *p = as_empty(p);
@@ -147,7 +152,9 @@ fn dump_rendered(
             };
             let what = format!("page{page},{kind},{i},{}", cells.labels[page * 81 + i]);
             dump.cell(&what, ink.cell(i), p, most_likely(p) as u8)?;
+            right += usize::from(most_likely(p) == cells.labels[page * 81 + i] as usize);
         }
     }
+    println!("{right} of {} rendered cells read right", cells.len());
     Ok(())
 }

@@ -77,6 +77,11 @@ pub fn read_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoReading
     };
     let cells = sample_cells(&gray, &found.lattice);
     let (quarters, mut probabilities) = upright_reading(reader, &cells)?;
+    let turned = match quarters {
+        0 => std::borrow::Cow::Borrowed(&cells),
+        _ => std::borrow::Cow::Owned(turn_cells(&cells, quarters)),
+    };
+    reader.steadied(&turned, &mut probabilities)?;
     empty_where_no_stroke(&cells, quarters, &mut probabilities);
     let lattice = found.lattice.turned(quarters);
     Ok(PhotoReading {
