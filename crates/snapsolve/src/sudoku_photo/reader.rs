@@ -71,8 +71,9 @@ impl DigitReader {
     /// against the network's pooling grid or on a line remnant at the edge;
     /// the mean of five nearby views is steadier. Confident cells, nearly all,
     /// are not read again. (The plain mean: the mean of the logarithms read
-    /// one handwritten training grid fewer right; reading every cell again
-    /// changed nothing more.)
+    /// one handwritten training grid fewer right; reading every cell again (one in
+    /// 14-21 is doubtful on the training and validation photos), one training
+    /// cell more.)
     pub fn steadied(
         &self,
         cells: &CellInk,
