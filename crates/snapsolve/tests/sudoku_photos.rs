@@ -23,7 +23,7 @@ fn held_out_sudoku_photos_are_read_at_least_as_well_as_recorded() {
     let floors = [
         (PhotoKind::Printed, 0.95, 0.975, 0.92),
         (PhotoKind::Mixed, 0.92, 0.95, 0.92),
-        (PhotoKind::Handwritten, 0.97, 0.98, 0.64),
+        (PhotoKind::Handwritten, 0.97, 0.984, 0.64),
     ];
     for (kind, found, cells, right) in floors {
         let s = &summary[&kind];

@@ -2,6 +2,7 @@
 //! cells read by the digit network of `snapsolve_nn`, then checked and solved by
 //! the sudoku rules.
 
+pub mod blank;
 pub mod eval;
 pub mod handwriting;
 pub mod labels;
@@ -75,13 +76,36 @@ pub fn read_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoReading
         });
     };
     let cells = sample_cells(&gray, &found.lattice);
-    let (quarters, probabilities) = upright_reading(reader, &cells)?;
+    let (quarters, mut probabilities) = upright_reading(reader, &cells)?;
+    let turned = match quarters {
+        0 => std::borrow::Cow::Borrowed(&cells),
+        _ => std::borrow::Cow::Owned(turn_cells(&cells, quarters)),
+    };
+    reader.steadied(&turned, &mut probabilities)?;
+    empty_where_no_stroke(&cells, quarters, &mut probabilities);
     let lattice = found.lattice.turned(quarters);
     Ok(PhotoReading {
         corners: Some(lattice.corners()),
         lattice: Some(lattice),
         probabilities,
     })
+}
+
+/// Reads as empty every cell whose ink is too little for any digit (see
+/// [`blank`]), whatever the network says: `cells` in the photo's order,
+/// `probabilities` in the reading's, `quarters` turns from one to the other.
+fn empty_where_no_stroke(
+    cells: &CellInk,
+    quarters: usize,
+    probabilities: &mut [CellProbabilities],
+) {
+    for i in 0..81 {
+        let p = &mut probabilities[turned_index(i, quarters)];
+        if most_likely(p) != 0 && blank::too_little_for_a_digit(blank::middle_ink(cells.cell(i)), p)
+        {
+            *p = blank::as_empty(p);
+        }
+    }
 }
 
 /// Another quarter turn must beat the photo's own by this much summed log

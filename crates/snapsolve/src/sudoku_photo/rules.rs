@@ -255,24 +255,31 @@ impl Completion {
             return;
         }
         let mut bound = cost;
-        let mut pick: Option<(usize, u16)> = None;
+        let mut pick: Option<(usize, u16, f32)> = None;
         for cell in (0..81).filter(|&c| grid[c] == 0) {
             let free = !(used[cell / 9] | used[9 + cell % 9] | used[18 + box_of(cell)]) & 0x3fe;
             if free == 0 {
                 return;
             }
-            bound += (1..10)
+            let (cheapest, runner_up) = (1..10)
                 .filter(|d| free & (1 << d) != 0)
                 .map(|d| self.costs[cell][d])
-                .fold(f32::INFINITY, f32::min);
-            if pick.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
-                pick = Some((cell, free));
+                .fold((f32::INFINITY, f32::INFINITY), |(a, b), c| {
+                    if c < a { (c, a) } else { (a, b.min(c)) }
+                });
+            bound += cheapest;
+            // A forced cell first, else the one whose likeliest digit leads the
+            // runner-up most: the confident cells constrain the doubtful ones
+            // before any doubtful guess is made.
+            let regret = runner_up - cheapest;
+            if pick.is_none_or(|(_, _, r)| regret > r) {
+                pick = Some((cell, free, regret));
             }
         }
         if bound >= self.best_cost {
             return;
         }
-        let Some((cell, free)) = pick else {
+        let Some((cell, free, _)) = pick else {
             self.best_cost = cost;
             self.best = Some(*grid);
             return;
@@ -417,5 +424,32 @@ mod tests {
         assert_eq!(r.digits, truth);
         assert_eq!(r.changed, vec![0]);
         assert!(r.doubtful.contains(&0));
+    }
+
+    #[test]
+    fn the_search_settles_the_confident_cells_before_the_doubtful_ones() {
+        // A filled-in grid photographed badly: 27 cells sure, the other 54 with
+        // their likeliest digit wrong in every third one (the truth the runner-up).
+        // Filling cells in index order, the search spent its nodes on guesses
+        // in the doubtful cells and stopped far from the truth.
+        let truth = digits_of(SOLUTION);
+        let mut probabilities = confident(&truth);
+        let mut doubtful = 0;
+        for cell in (0..81).filter(|c| c % 3 != 0) {
+            let t = usize::from(truth[cell]);
+            let wrong = t % 9 + 1;
+            let mut p = [0.03; 10];
+            p[0] = 0.0;
+            if doubtful % 3 == 0 {
+                (p[wrong], p[t]) = (0.45, 0.3);
+            } else {
+                (p[t], p[wrong]) = (0.45, 0.3);
+            }
+            probabilities[cell] = p;
+            doubtful += 1;
+        }
+        assert_eq!(doubtful, 54);
+        let grid = likeliest_complete_grid(&probabilities, None).expect("a grid");
+        assert_eq!(*grid.cells(), truth);
     }
 }
