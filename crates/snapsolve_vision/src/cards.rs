@@ -254,8 +254,11 @@ impl CardFinder {
                 match overlapping[..] {
                     [] => kept.push((quad, contrast)),
                     // The same card seen at another level.
+                    // (An outline smaller than a card there is laid around
+                    // some of its symbols only, whose middle is not the card's.)
                     [i] if clearly_sharper(contrast, kept[i].1)
-                        || better_centred(&quad, &kept[i].0, symbol_centres) =>
+                        || (better_centred(&quad, &kept[i].0, symbol_centres)
+                            && quad.area() >= CENTRED_MIN_AREA * typical.area_for(&quad)) =>
                     {
                         kept[i] = (quad, contrast)
                     }
@@ -632,6 +635,9 @@ const EDGES_BELOW_SUPPORT: usize = 12;
 /// symbols' middle may give way to one better centred (tried on stress
 /// tables 6-17: 0.03 and 0.08 no better).
 const OFF_CENTRE: f32 = 0.05;
+/// An outline better centred on the symbols replaces another only when at
+/// least this share of a typical card's area there.
+const CENTRED_MIN_AREA: f32 = 0.8;
 
 /// A card's long side over its short side.
 const CARD_ASPECT: f32 = 1.56;
