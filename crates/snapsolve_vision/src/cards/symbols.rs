@@ -289,7 +289,6 @@ fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool 
     (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
 }
 
-/// The unit vector a quarter turn from `axis`.
 /// The unit direction from the first to the last of two or more symbols
 /// ordered across `axis`, or `None` for one symbol (or symbols on top of
 /// each other).
@@ -307,6 +306,7 @@ fn stacking_direction(group: &[Symbol], axis: Point2) -> Option<Point2> {
     (group.len() >= 2 && length > 1.0).then(|| [d[0] / length, d[1] / length])
 }
 
+/// The unit vector a quarter turn from `axis`.
 fn across(axis: Point2) -> Point2 {
     [-axis[1], axis[0]]
 }
