@@ -138,6 +138,17 @@ impl Quad {
         sides.iter().all(|s| *s >= 0.0) || sides.iter().all(|s| *s <= 0.0)
     }
 
+    /// The quadrilateral scaled by `factor` about its centre.
+    pub fn scaled(&self, factor: f32) -> Quad {
+        let centre = self.centre();
+        self.map(|p| {
+            [
+                centre[0] + factor * (p[0] - centre[0]),
+                centre[1] + factor * (p[1] - centre[1]),
+            ]
+        })
+    }
+
     /// The quadrilateral grown (or shrunk, for negative `by`) by `by` pixels
     /// along each corner's diagonal from the centre.
     pub fn expanded(&self, by: f32) -> Quad {

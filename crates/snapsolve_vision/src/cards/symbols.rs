@@ -252,13 +252,7 @@ fn place_hidden_sides(sides: &mut [Side; 4], shows: [bool; 4], centre: Point2) {
 /// grid lines and other digits). The card's rim is left out: shadows and
 /// a neighbour's edge may lie on it.
 fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
-    let centre = quad.centre();
-    let inner = quad.map(|p| {
-        [
-            centre[0] + (1.0 - RIM) * (p[0] - centre[0]),
-            centre[1] + (1.0 - RIM) * (p[1] - centre[1]),
-        ]
-    });
+    let inner = quad.scaled(1.0 - RIM);
     let in_symbol = |p: Point2| {
         group.iter().any(|s| {
             let d = sub(p, s.centre);
