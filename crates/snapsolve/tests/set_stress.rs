@@ -26,10 +26,10 @@ fn floor(condition: Condition) -> (f64, usize) {
         Condition::ClutterNoCards => (1.0, 0),
         Condition::CardsAmongLookalikes => (0.83, 2),
         Condition::SingleCloseUp => (0.8, 0),
-        Condition::TwentyOneTouching => (0.66, 0),
+        Condition::TwentyOneTouching => (0.8, 0),
         Condition::SteepAngle => (0.47, 0),
         Condition::DimWarm => (0.97, 0),
-        Condition::AloneOnWhite => (0.45, 0),
+        Condition::AloneOnWhite => (0.8, 0),
         Condition::WhiteDeskClutter => (0.55, 0),
         Condition::BusySurface => (0.85, 0),
     }
