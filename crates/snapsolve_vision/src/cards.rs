@@ -176,11 +176,10 @@ impl CardFinder {
         per_level.push(self.find_at_level(&opened, otsu_level_of(&bright)));
         // ...and where the desk darkens from one side to the other, no level
         // does: the whiteness above its local mean does.
-        let radius = (LOCAL_MEAN_RADIUS * opened.width().max(opened.height()) as f32) as u32;
-        let above_mean = above_local_mean(&opened, radius.max(1));
+        let above_mean = above_local_mean(&opened, local_mean_radius(&opened));
         per_level.push(self.find_at_level(&above_mean, LOCAL_MEAN_MIDDLE + ABOVE_LOCAL_MEAN));
         let (by_edges, symbols) =
-            self.find_by_outlines(image, &above_mean, most_supported(&per_level).as_ref());
+            self.find_by_outlines(image, &white, most_supported(&per_level).as_ref());
         // Where the cards are no whiter than the desk, the whitest blobs
         // are the paper inside their open symbols: never a card of its own.
         for found in &mut per_level {
@@ -276,7 +275,7 @@ impl CardFinder {
     fn find_by_outlines(
         &self,
         image: &RgbImage,
-        above_mean: &GrayImage,
+        white: &GrayImage,
         by_whiteness: Option<&Typical>,
     ) -> (Vec<Found>, SymbolCards) {
         let no_symbols = || SymbolCards {
@@ -290,7 +289,10 @@ impl CardFinder {
         // where the whiteness shows cards of other proportions (a steep
         // view), they would be misplaced.
         let by_symbols = if by_whiteness.is_none_or(seen_upright) {
-            symbols::cards_from_symbols(image, above_mean)
+            // Ink read from the whiteness before opening: the opening wipes
+            // the thin paper between stacked symbols, which then merge into
+            // one blob shaped like no symbol.
+            symbols::cards_from_symbols(image, &above_local_mean(white, local_mean_radius(white)))
         } else {
             no_symbols()
         };
@@ -618,7 +620,7 @@ const STRETCHED_ASPECT: f32 = 2.8;
 /// Radius of the local mean of whiteness, as a share of the working image's
 /// longer side: about a card and a half at the usual framing, so that the mean
 /// around a card takes in the desk beside it.
-pub(crate) const LOCAL_MEAN_RADIUS: f32 = 0.12;
+const LOCAL_MEAN_RADIUS: f32 = 0.12;
 /// The grey level [`above_local_mean`] gives a pixel equal to its local mean.
 const LOCAL_MEAN_MIDDLE: u8 = 128;
 /// How much whiter than its surroundings card paper must be, in grey levels.
@@ -626,6 +628,11 @@ const ABOVE_LOCAL_MEAN: u8 = 8;
 
 /// Each pixel's whiteness over the mean of the square of `radius` around it,
 /// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
+/// The radius of the local mean for a picture of this size.
+pub(crate) fn local_mean_radius(image: &GrayImage) -> u32 {
+    ((LOCAL_MEAN_RADIUS * image.width().max(image.height()) as f32) as u32).max(1)
+}
+
 pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
     let mean = imageproc::filter::box_filter(white, radius, radius);
     let mut out = GrayImage::new(white.width(), white.height());

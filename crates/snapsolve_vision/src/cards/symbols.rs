@@ -76,7 +76,8 @@ pub(super) struct SymbolCards {
 }
 
 /// Cards around the symbols of `image` (the working picture), whose ink is
-/// read from `above_mean` (whiteness over its local mean, centred on 128).
+/// read from `above_mean` (its whiteness, not opened, over its local mean,
+/// centred on 128).
 pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> SymbolCards {
     let groups = groups(&symbols(image, above_mean));
     // Cards of one table are alike: where a few are found, their width over
@@ -316,8 +317,7 @@ fn sub(a: Point2, b: Point2) -> Point2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{LOCAL_MEAN_RADIUS, above_local_mean};
-    use crate::morphology::open_gray;
+    use crate::cards::{above_local_mean, local_mean_radius};
     use crate::threshold::balanced_whiteness_with_histogram;
     use image::Rgb;
     use imageproc::drawing::{draw_filled_ellipse_mut, draw_filled_rect_mut};
@@ -326,9 +326,7 @@ mod tests {
     /// The finder's own inputs for `image`: the whiteness over its local mean.
     fn cards_in(image: &RgbImage) -> Vec<Quad> {
         let (white, _) = balanced_whiteness_with_histogram(image);
-        let opened = open_gray(&white, 1);
-        let radius = (LOCAL_MEAN_RADIUS * image.width().max(image.height()) as f32) as u32;
-        let above_mean = above_local_mean(&opened, radius);
+        let above_mean = above_local_mean(&white, local_mean_radius(&white));
         cards_from_symbols(image, &above_mean)
             .cards
             .into_iter()

@@ -162,7 +162,7 @@ pub(super) fn groups(symbols: &[Symbol]) -> Vec<Vec<Symbol>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{LOCAL_MEAN_RADIUS, above_local_mean};
+    use crate::cards::{above_local_mean, local_mean_radius};
     use crate::threshold::balanced_whiteness_with_histogram;
     use image::Rgb;
     use imageproc::drawing::draw_filled_ellipse_mut;
@@ -180,8 +180,7 @@ mod tests {
 
     fn groups_on(image: &RgbImage) -> Vec<usize> {
         let (white, _) = balanced_whiteness_with_histogram(image);
-        let radius = (LOCAL_MEAN_RADIUS * 400.0) as u32;
-        let found = symbols(image, &above_local_mean(&white, radius));
+        let found = symbols(image, &above_local_mean(&white, local_mean_radius(&white)));
         groups(&found).iter().map(Vec::len).collect()
     }
 
