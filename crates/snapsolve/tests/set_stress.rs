@@ -21,17 +21,17 @@ const TABLES: usize = 6;
 /// floor was 0.68) are open gaps.
 fn floor(condition: Condition) -> (f64, usize) {
     match condition {
-        Condition::WhiteOnWhite => (0.78, 0),
+        Condition::WhiteOnWhite => (0.83, 0),
         Condition::LightWood => (0.95, 0),
         Condition::ClutterNoCards => (1.0, 0),
         Condition::CardsAmongLookalikes => (0.83, 2),
         Condition::SingleCloseUp => (0.8, 0),
         Condition::TwentyOneTouching => (0.8, 0),
-        Condition::SteepAngle => (0.47, 0),
+        Condition::SteepAngle => (0.53, 0),
         Condition::DimWarm => (0.97, 0),
         Condition::AloneOnWhite => (0.8, 0),
-        Condition::WhiteDeskClutter => (0.55, 0),
-        Condition::BusySurface => (0.85, 0),
+        Condition::WhiteDeskClutter => (0.62, 0),
+        Condition::BusySurface => (0.93, 0),
     }
 }
 

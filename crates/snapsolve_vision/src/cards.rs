@@ -419,7 +419,10 @@ impl CardFinder {
         }
         let aspect = quad.aspect();
         if (self.aspect.0..=self.aspect.1).contains(&aspect) {
-            return Some((quad.portrait(), false));
+            return Some((
+                quad.portrait_checked_by(camera, SPACE_ORIENTATION_MARGIN),
+                false,
+            ));
         }
         // Too square on the picture (a far card foreshortened by a steep
         // view), or too long (a near one stretched by a close, steep view): a
@@ -645,6 +648,11 @@ pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
 
 /// Largest blob, in typical cards, that is eroded to part touching cards.
 const MAX_SPLIT_AREA: f32 = 8.0;
+/// A card-shaped outline is turned the way space, not the picture, says
+/// only where space says so by this factor (tried on stress tables 6-53:
+/// 1.1 to 1.3 read 455-456 steep cards of 576, 1.0 448, the picture alone
+/// 453; no other condition changed).
+const SPACE_ORIENTATION_MARGIN: f32 = 1.2;
 /// Cards of one size the edges must show before they set the typical card
 /// (tried on stress tables 6-17: 4 and 5 read the same).
 const EDGE_TYPICAL_MIN: usize = 4;

@@ -103,6 +103,22 @@ impl Quad {
         })
     }
 
+    /// [`Quad::portrait`], unless the flat rectangle seen by `camera` has
+    /// its sides the other way round by more than `margin`: a far card on a
+    /// steep table, foreshortened until its long side looks the shorter,
+    /// would otherwise be cut out sideways. (Seen nearly head on, space and
+    /// picture agree, and the margin keeps a noisy outline from flipping.)
+    pub fn portrait_checked_by(&self, camera: &Camera, margin: f32) -> Quad {
+        self.oriented(|q| {
+            let on_picture = q.long_first_on_picture();
+            match q.rectified_side_ratio(camera) {
+                Some(ratio) if on_picture && ratio * margin < 1.0 => false,
+                Some(ratio) if !on_picture && ratio > margin => true,
+                _ => on_picture,
+            }
+        })
+    }
+
     /// Whether side `0 -> 1` and its opposite are the longer pair on the picture.
     fn long_first_on_picture(&self) -> bool {
         let s = self.side_lengths();

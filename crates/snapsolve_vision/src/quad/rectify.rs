@@ -172,6 +172,22 @@ mod tests {
     }
 
     #[test]
+    fn a_far_card_looking_wider_than_long_is_turned_the_way_it_lies() {
+        let camera = Camera::guess(1000, 750);
+        let far_card = card_on_tilted_table(&camera, 65f32.to_radians(), 8.0, [0.0, -2.0]);
+        // On the picture its width (side 0 -> 1) is the longer side, by
+        // more than the finder's least card aspect.
+        let sides = far_card.side_lengths();
+        assert!(sides[0] > 1.2 * sides[1], "{sides:?}");
+        let short_first = |q: &Quad| q.rectified_side_ratio(&camera).expect("a rectangle") < 1.0;
+        assert!(!short_first(&far_card.portrait()));
+        assert!(short_first(&far_card.portrait_checked_by(&camera, 1.2)));
+        // Seen head on, the picture decides.
+        let near = card_on_tilted_table(&camera, 0.0, 8.0, [0.0, 0.0]);
+        assert_eq!(near.portrait_checked_by(&camera, 1.2), near.portrait());
+    }
+
+    #[test]
     fn a_square_stays_square_and_a_bow_tie_is_no_rectangle() {
         let camera = Camera::guess(800, 600);
         let square = Quad {
