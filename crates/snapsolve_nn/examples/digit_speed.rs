@@ -1,7 +1,8 @@
 //! Times the sudoku digit network on random cells: a training step of 128
 //! cells (candle, forward + backward + AdamW) and reading the 81 cells of one
 //! grid, through candle and through the fast reader the photo path uses.
-//! `cargo run --release -p snapsolve_nn --example digit_speed -- [C1 C2 HIDDEN]`
+//! `cargo run --release -p snapsolve_nn --example digit_speed -- [C1 C2 HIDDEN [C3]]`
+//! (C3: channels of a third convolution)
 //! (default: `Config::small()`); run it on one core: `RAYON_NUM_THREADS=1 taskset -c 1 ...`.
 
 use candle_core::{DType, Device, Tensor};
@@ -28,9 +29,10 @@ fn main() -> candle_core::Result<()> {
         .filter_map(|s| s.parse().ok())
         .collect();
     let mut config = Config::small();
-    if let [c1, c2, hidden] = args[..] {
+    if let [c1, c2, hidden, ref third @ ..] = args[..] {
         config.channels = [c1, c2];
         config.hidden = hidden;
+        config.third = third.first().copied();
     }
     let device = Device::Cpu;
     let varmap = VarMap::new();

@@ -33,11 +33,14 @@ impl From<candle_core::Error> for ReaderError {
 }
 
 impl DigitReader {
-    /// The network with weights from safetensors bytes.
+    /// The network with weights from safetensors bytes (of any size
+    /// [`Config::of_weights`] recognises).
     pub fn from_safetensors(bytes: &[u8]) -> Result<DigitReader, ReaderError> {
-        let vb = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
+        let weights = candle_core::safetensors::load_buffer(bytes, &Device::Cpu)?;
+        let config = Config::of_weights(&weights)?;
+        let vb = VarBuilder::from_tensors(weights, DType::F32, &Device::Cpu);
         Ok(DigitReader {
-            net: DigitNet::new(&Config::small(), vb)?.fast()?,
+            net: DigitNet::new(&config, vb)?.fast()?,
         })
     }
 

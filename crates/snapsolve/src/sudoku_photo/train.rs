@@ -23,7 +23,9 @@ use image::GrayImage;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use snapsolve_nn::digits::{CLASSES, Config, DigitNet};
+/// The network's shape ([`DigitTraining::net`]).
+pub use snapsolve_nn::digits::Config;
+use snapsolve_nn::digits::{CLASSES, DigitNet};
 use snapsolve_nn::seeded::seeded_var_builder;
 use snapsolve_nn::train_stream::{StepReport, TrainConfig, train_loop};
 use snapsolve_synth::sudoku::{
@@ -71,6 +73,10 @@ pub struct DigitTraining {
     pub rendered_photos: usize,
     /// Seed of everything random.
     pub seed: u64,
+    /// The network's shape.
+    pub net: Config,
+    /// Warp half the examples ([`Warp`]) besides the other distortions.
+    pub warp: bool,
 }
 
 /// Cells with their classes (0 = empty, 1-9).
@@ -305,15 +311,66 @@ pub fn rendered_cells(
     (cells, used)
 }
 
+/// Share of examples also warped ([`Warp`]) when [`DigitTraining::warp`] is set.
+const WARP_SHARE: f64 = 0.5;
+/// Largest slant of a warp: pixels sideways per pixel down.
+const WARP_SLANT: f32 = 0.15;
+/// Largest move of a warp's control points, in pixels.
+const WARP_BEND: f32 = 1.5;
+
+/// A smooth distortion of a cell: slanted about its middle row and bent by
+/// 3x3 control points (corners, edge middles, centre) each moved a little,
+/// bilinear between them. Another hand's version of the same strokes: the
+/// writers of new photos slant and curve differently from the few the
+/// training photos and MNIST hold.
+struct Warp {
+    slant: f32,
+    bend: [[(f32, f32); 3]; 3],
+}
+
+impl Warp {
+    fn random(rng: &mut impl Rng) -> Warp {
+        let mut bend = [[(0.0, 0.0); 3]; 3];
+        for point in bend.iter_mut().flatten() {
+            *point = (
+                rng.random_range(-WARP_BEND..WARP_BEND),
+                rng.random_range(-WARP_BEND..WARP_BEND),
+            );
+        }
+        Warp {
+            slant: rng.random_range(-WARP_SLANT..WARP_SLANT),
+            bend,
+        }
+    }
+
+    /// Where output pixel `(x, y)` of a `side`-pixel cell reads its source.
+    fn source(&self, x: f32, y: f32, side: f32) -> (f32, f32) {
+        let to_grid = 2.0 / (side - 1.0);
+        let (u, v) = (x * to_grid, y * to_grid);
+        let (i, j) = ((u as usize).min(1), (v as usize).min(1));
+        let (fu, fv) = (u - i as f32, v - j as f32);
+        let lerp =
+            |a: (f32, f32), b: (f32, f32), t: f32| (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        let top = lerp(self.bend[j][i], self.bend[j][i + 1], fu);
+        let bottom = lerp(self.bend[j + 1][i], self.bend[j + 1][i + 1], fu);
+        let (bx, by) = lerp(top, bottom, fv);
+        let middle = (side - 1.0) / 2.0;
+        (x + self.slant * (y - middle) + bx, y + by)
+    }
+}
+
 /// Fresh distortions for each use of an example: a shift of up to two pixels,
-/// strokes sometimes thickened or thinned, ink strength scaled, a little noise.
-pub fn augment_cell(cell: &mut [f32], rng: &mut impl Rng) {
+/// when `warp` half the time a [`Warp`], strokes sometimes thickened or
+/// thinned, ink strength scaled, a little noise.
+pub fn augment_cell(cell: &mut [f32], warp: bool, rng: &mut impl Rng) {
     let side = CELL_INPUT_SIDE as i32;
     let dx = rng.random_range(-2..=2);
     let dy = rng.random_range(-2..=2);
     let gain = rng.random_range(0.7..1.2f32);
     let noise = rng.random_range(0.0..0.05f32);
     let stroke = rng.random_range(0..8); // 0: thicker, 1: thinner, else as is
+    // Drawn only when asked, so runs without warps repeat the earlier ones.
+    let warp = (warp && rng.random_bool(WARP_SHARE)).then(|| Warp::random(rng));
     let source = cell.to_vec();
     let at = |x: i32, y: i32| {
         if (0..side).contains(&x) && (0..side).contains(&y) {
@@ -322,16 +379,32 @@ pub fn augment_cell(cell: &mut [f32], rng: &mut impl Rng) {
             0.0
         }
     };
+    // Bilinear read between pixels (paper outside the cell).
+    let at_between = |x: f32, y: f32| {
+        let (x0, y0) = (x.floor(), y.floor());
+        let (fx, fy) = (x - x0, y - y0);
+        let (x0, y0) = (x0 as i32, y0 as i32);
+        let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1, y0) * fx;
+        let bottom = at(x0, y0 + 1) * (1.0 - fx) + at(x0 + 1, y0 + 1) * fx;
+        top * (1.0 - fy) + bottom * fy
+    };
+    let read = |x: i32, y: i32| match &warp {
+        Some(w) => {
+            let (sx, sy) = w.source(x as f32, y as f32, side as f32);
+            at_between(sx, sy)
+        }
+        None => at(x, y),
+    };
     for y in 0..side {
         for x in 0..side {
             let (sx, sy) = (x - dx, y - dy);
-            let mut v = at(sx, sy);
+            let mut v = read(sx, sy);
             if stroke < 2 {
                 let around = [
-                    at(sx - 1, sy),
-                    at(sx + 1, sy),
-                    at(sx, sy - 1),
-                    at(sx, sy + 1),
+                    read(sx - 1, sy),
+                    read(sx + 1, sy),
+                    read(sx, sy - 1),
+                    read(sx, sy + 1),
                 ];
                 v = if stroke == 0 {
                     around.iter().fold(v, |m, &a| m.max(0.8 * a))
@@ -347,7 +420,11 @@ pub fn augment_cell(cell: &mut [f32], rng: &mut impl Rng) {
 
 /// A batch drawn from the pools by [`POOL_SHARES`] (empty pools give their share
 /// to the others), augmented.
-fn draw_batch(pools: &[&CellSet; 3], rng: &mut Pcg64Mcg) -> candle_core::Result<(Tensor, Tensor)> {
+fn draw_batch(
+    pools: &[&CellSet; 3],
+    warp: bool,
+    rng: &mut Pcg64Mcg,
+) -> candle_core::Result<(Tensor, Tensor)> {
     let weights: Vec<f64> = pools
         .iter()
         .zip(POOL_SHARES)
@@ -367,7 +444,7 @@ fn draw_batch(pools: &[&CellSet; 3], rng: &mut Pcg64Mcg) -> candle_core::Result<
         let i = rng.random_range(0..set.len());
         let start = inputs.len();
         inputs.extend_from_slice(set.cell(i));
-        augment_cell(&mut inputs[start..], rng);
+        augment_cell(&mut inputs[start..], warp, rng);
         labels.push(set.labels[i]);
     }
     Ok((
@@ -492,7 +569,7 @@ pub fn train_digits(
     let vars = VarMap::new();
     let vb = seeded_var_builder(&vars, job.seed, DType::F32, &Device::Cpu);
     let mut dropout_rng = Pcg64Mcg::seed_from_u64(!job.seed);
-    let net = DigitNet::new(&Config::small(), vb).map_err(|e| e.to_string())?;
+    let net = DigitNet::new(&job.net, vb).map_err(|e| e.to_string())?;
     let config = TrainConfig {
         steps: job.steps,
         learning_rate: 3e-3,
@@ -503,7 +580,7 @@ pub fn train_digits(
     train_loop(
         &vars,
         &config,
-        |_| draw_batch(&pools, &mut rng),
+        |_| draw_batch(&pools, job.warp, &mut rng),
         |(xs, ys)| candle_nn::loss::cross_entropy(&net.forward_train(xs, &mut dropout_rng)?, ys),
         |report| {
             progress(Progress::Step(report));
@@ -530,4 +607,42 @@ pub fn train_digits(
         validation_written_cells: validation.written.len(),
         validation: scores,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_still_warp_reads_each_pixel_in_place_and_a_bent_one_moves_it_a_little() {
+        let still = Warp {
+            slant: 0.0,
+            bend: [[(0.0, 0.0); 3]; 3],
+        };
+        assert_eq!(still.source(5.0, 20.0, 28.0), (5.0, 20.0));
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        for _ in 0..50 {
+            let warp = Warp::random(&mut rng);
+            for (x, y) in [(0.0, 0.0), (13.5, 13.5), (27.0, 3.0), (9.0, 27.0)] {
+                let (sx, sy) = warp.source(x, y, 28.0);
+                let reach = WARP_BEND + WARP_SLANT * 13.5;
+                assert!((sx - x).abs() <= reach && (sy - y).abs() <= WARP_BEND);
+            }
+        }
+    }
+
+    #[test]
+    fn augmenting_keeps_ink_values_and_a_blank_cell_near_blank() {
+        let mut rng = Pcg64Mcg::seed_from_u64(2);
+        for _ in 0..20 {
+            let mut blank = vec![0.0; CELL_LEN];
+            augment_cell(&mut blank, true, &mut rng);
+            assert!(blank.iter().all(|&v| (0.0..=0.05).contains(&v)));
+            let mut bar = vec![0.0; CELL_LEN];
+            bar[13 * CELL_INPUT_SIDE..14 * CELL_INPUT_SIDE].fill(1.0);
+            augment_cell(&mut bar, true, &mut rng);
+            assert!(bar.iter().all(|&v| (0.0..=1.0).contains(&v)));
+            assert!(bar.iter().sum::<f32>() > 10.0, "the stroke survives");
+        }
+    }
 }

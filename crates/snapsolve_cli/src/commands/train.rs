@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::Subcommand;
+use clap::{Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use snapsolve::sudoku_photo::train::{DigitTraining, Progress, train_digits};
+use snapsolve::sudoku_photo::train::{Config, DigitTraining, Progress, train_digits};
 
 use crate::error::{CliError, CliResult};
 
@@ -34,6 +34,13 @@ pub enum TrainCommand {
         /// Seed of everything random.
         #[arg(long, default_value_t = 6)]
         seed: u64,
+        /// The network's size.
+        #[arg(long, value_enum, default_value_t = DigitNetSize::Small)]
+        net: DigitNetSize,
+        /// Also bend and slant half the cells a little each time they are
+        /// drawn (another hand's version of the same strokes).
+        #[arg(long)]
+        warp: bool,
     },
     /// The SET card network, from rendered cards of both editions plus real
     /// crops split by source photo. Uses one core.
@@ -41,6 +48,24 @@ pub enum TrainCommand {
     /// The SET card detector (where cards lie, even white on white or edge
     /// to edge), from rendered tables only. Uses one core.
     SetDetector(super::train_set_detector::SetDetectorArgs),
+}
+
+/// Shapes of the digit network (`snapsolve_nn::digits::Config`).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum DigitNetSize {
+    /// Two convolutions of 12 and 24 channels, 96 hidden units.
+    Small,
+    /// Convolutions of 16, 32 and 64 channels, 128 hidden units.
+    Deeper,
+}
+
+impl DigitNetSize {
+    fn config(self) -> Config {
+        match self {
+            DigitNetSize::Small => Config::small(),
+            DigitNetSize::Deeper => Config::deeper(),
+        }
+    }
 }
 
 /// Runs a training command.
@@ -55,6 +80,8 @@ pub fn run(command: TrainCommand) -> CliResult {
             jitters,
             rendered,
             seed,
+            net,
+            warp,
         } => {
             let data_dir = data
                 .or_else(snapsolve::data::shared_data_dir)
@@ -68,6 +95,8 @@ pub fn run(command: TrainCommand) -> CliResult {
                 jitters,
                 rendered_photos: rendered,
                 seed,
+                net: net.config(),
+                warp,
             };
             let bar = ProgressBar::new(steps as u64);
             if let Ok(style) = ProgressStyle::with_template(
