@@ -288,7 +288,7 @@ impl CardFinder {
         // The symbols' cards are upright rectangles of a card's proportions:
         // where the whiteness shows cards of other proportions (a steep
         // view), they would be misplaced.
-        let by_symbols = if by_whiteness.is_none_or(seen_upright) {
+        let mut by_symbols = if by_whiteness.is_none_or(seen_upright) {
             // Ink read from the whiteness before opening: the opening wipes
             // the thin paper between stacked symbols, which then merge into
             // one blob shaped like no symbol.
@@ -296,6 +296,11 @@ impl CardFinder {
         } else {
             no_symbols()
         };
+        // No smaller than a card of any other pass: the squares of a
+        // checked cloth, coloured and in rows, pass for symbols, and the
+        // small cards laid around them set the typical card.
+        let smallest = self.min_area_fraction * (image.width() * image.height()) as f32;
+        by_symbols.cards.retain(|c| c.quad.area() >= smallest);
         // A region of edges within a card found around its symbols is one
         // of them (a closed symbol outline), not a small card.
         let mut by_edges = self.find_by_edges(image);
