@@ -181,7 +181,8 @@ impl CardFinder {
         let (by_edges, symbols) =
             self.find_by_outlines(image, &white, most_supported(&per_level).as_ref());
         // Where the cards are no whiter than the desk, the whitest blobs
-        // are the paper inside their open symbols: never a card of its own.
+        // are the paper inside their open symbols, or a lone card's shadow:
+        // never a card of their own.
         for found in &mut per_level {
             found.retain(|f| !within_symbol_card(&f.quad, &symbols.cards));
         }
@@ -634,13 +635,13 @@ const LOCAL_MEAN_MIDDLE: u8 = 128;
 /// How much whiter than its surroundings card paper must be, in grey levels.
 const ABOVE_LOCAL_MEAN: u8 = 8;
 
-/// Each pixel's whiteness over the mean of the square of `radius` around it,
-/// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
 /// The radius of the local mean for a picture of this size.
 pub(crate) fn local_mean_radius(image: &GrayImage) -> u32 {
     ((LOCAL_MEAN_RADIUS * image.width().max(image.height()) as f32) as u32).max(1)
 }
 
+/// Each pixel's whiteness over the mean of the square of `radius` around it,
+/// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
 pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
     let mean = imageproc::filter::box_filter(white, radius, radius);
     let mut out = GrayImage::new(white.width(), white.height());
