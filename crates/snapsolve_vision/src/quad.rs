@@ -97,10 +97,7 @@ impl Quad {
     /// foreshortened card can look wider than long (on the picture when the
     /// corners are no rectangle in front of the camera).
     pub fn portrait_seen_by(&self, camera: &Camera) -> Quad {
-        self.oriented(|q| {
-            q.rectified_side_ratio(camera)
-                .map_or_else(|| q.long_first_on_picture(), |ratio| ratio > 1.0)
-        })
+        self.portrait_checked_by(camera, 1.0)
     }
 
     /// [`Quad::portrait`], unless the flat rectangle seen by `camera` has
