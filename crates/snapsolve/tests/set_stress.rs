@@ -45,7 +45,7 @@ fn every_hard_condition_holds_its_floor() {
             0..TABLES,
             classifier.as_ref(),
             Finders::Threshold,
-            &mut |_, _, _| {},
+            &mut |_, _, _, _| {},
         );
         let (accuracy, false_cards) = floor(condition);
         eprintln!(

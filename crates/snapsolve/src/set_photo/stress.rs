@@ -192,22 +192,23 @@ impl StressScore {
 }
 
 /// Renders and reads the tables numbered `tables` of `condition` with `finders`;
-/// `look(index, table, reading)` sees each rendered table (picture and
-/// truth) and its reading (to draw them).
+/// `look(index, table, reading, score)` sees each rendered table (picture
+/// and truth), its reading (to draw them) and its score.
 pub fn run_condition(
     condition: Condition,
     tables: std::ops::Range<usize>,
     classifier: &dyn CardClassifier,
     finders: Finders,
-    look: &mut dyn FnMut(usize, &Table, &TableReading),
+    look: &mut dyn FnMut(usize, &Table, &TableReading, &StressScore),
 ) -> StressScore {
     let mut total = StressScore::default();
     for index in tables {
         let table = render_table(&condition.spec(index));
         let photo = Photo::from_upright(table.image.clone());
         let reading = read_table_with(&photo, classifier, finders);
-        look(index, &table, &reading);
-        total.add(&score_table(&reading, &table, 0.08));
+        let score = score_table(&reading, &table, 0.08);
+        look(index, &table, &reading, &score);
+        total.add(&score);
     }
     total
 }

@@ -38,7 +38,8 @@ pub struct StressArgs {
     #[arg(long)]
     detector: bool,
     /// Write every table with the answer drawn on it into this folder, to look at: where each
-    /// card truly lies is outlined in magenta, each card read in black.
+    /// card truly lies is outlined in magenta, each card read in black. A table not read
+    /// fully right has its score in its name (`steep-angle-7-right-9-of-12-false-1.jpg`).
     #[arg(long, value_name = "DIR")]
     pictures: Option<PathBuf>,
     /// Print JSON instead of a table.
@@ -77,12 +78,12 @@ pub fn run(args: &StressArgs) -> CliResult {
             usize::from(args.first)..usize::from(args.first) + usize::from(args.tables),
             classifier.as_ref(),
             finders,
-            &mut |i, table, reading| {
+            &mut |i, table, reading, score| {
                 let Some(dir) = &args.pictures else { return };
                 let mut picture = table.image.clone();
                 draw_answer(&mut picture, reading, 8);
                 draw_truth_and_outlines(&mut picture, table, reading);
-                let path = dir.join(format!("{}-{i}.jpg", condition.name()));
+                let path = dir.join(picture_name(condition, i, score));
                 if let Err(e) = picture.save(&path) {
                     write_error = Some(format!("cannot write {}: {e}", path.display()));
                 }
@@ -108,6 +109,22 @@ pub fn run(args: &StressArgs) -> CliResult {
         ));
     }
     Ok(())
+}
+
+/// `condition-index.jpg`, with the score in the name where the table was not read fully right.
+fn picture_name(condition: Condition, index: usize, score: &StressScore) -> String {
+    let name = format!("{}-{index}", condition.name());
+    if score.tables_right == score.tables {
+        return format!("{name}.jpg");
+    }
+    let mut name = format!("{name}-right-{}-of-{}", score.right, score.cards);
+    if score.misplaced > 0 {
+        name += &format!("-misplaced-{}", score.misplaced);
+    }
+    if score.false_cards > 0 {
+        name += &format!("-false-{}", score.false_cards);
+    }
+    name + ".jpg"
 }
 
 fn print_row(condition: Condition, s: &StressScore) {
