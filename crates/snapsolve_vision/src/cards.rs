@@ -106,19 +106,37 @@ impl CardFinder {
     /// Every card-shaped quadrilateral in `image`, in its pixel coordinates,
     /// corners in portrait order ([`Quad::portrait`]), sorted top to bottom then left to right.
     pub fn find(&self, image: &RgbImage) -> Vec<Quad> {
+        self.find_each_size(image, 1)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    }
+
+    /// The cards of `image` as [`CardFinder::find`] gives them (first), then
+    /// as they are if a card is larger: up to `most` readings in all, one per
+    /// size some pass found cards of, most cards of one size first.
+    ///
+    /// The size shown by the most cards is wrong where a few checks of a
+    /// cloth, shapes on a desk or the paper inside open symbols outnumber a
+    /// lone card; then the reading of another size holds the card, which only
+    /// naming the candidates tells (the caller's classifier).
+    pub fn find_each_size(&self, image: &RgbImage, most: usize) -> Vec<Vec<Quad>> {
         let factor = shrink_factor(image.width(), image.height(), self.work_side);
         let small = shrink_by(image, factor);
-        let mut quads = self.find_in_work_image(&small);
-        if let Some(view) = plane::straight_down(&small, &quads) {
-            self.look_straight_down(&view, &mut quads);
+        let mut readings = self.find_in_work_image(&small, most);
+        // (A steep view is straightened with the likeliest reading only.)
+        if let Some(quads) = readings.first_mut()
+            && let Some(view) = plane::straight_down(&small, quads)
+        {
+            self.look_straight_down(&view, quads);
             let areas = quads.iter().map(Quad::area).collect();
-            sort_in_reading_order(&mut quads, median(areas).unwrap_or(1.0));
+            sort_in_reading_order(quads, median(areas).unwrap_or(1.0));
         }
         let scale = factor as f32;
-        for quad in &mut quads {
+        for quad in readings.iter_mut().flatten() {
             *quad = quad.map(|p| [p[0] * scale, p[1] * scale]);
         }
-        quads
+        readings
     }
 
     /// The cards found in a straightened steep view ([`plane`]), mapped
@@ -133,7 +151,11 @@ impl CardFinder {
             true_aspect: (f32::INFINITY, f32::NEG_INFINITY),
             ..*self
         };
-        for found in straight.find_in_work_image(&view.image) {
+        for found in straight
+            .find_in_work_image(&view.image, 1)
+            .into_iter()
+            .flatten()
+        {
             let quad = view.to_photo(&found);
             match quads.iter().position(|q| overlap(q, &quad)) {
                 Some(i) => quads[i] = quad,
@@ -151,7 +173,9 @@ impl CardFinder {
     /// earlier card lies. Where one does, the levels disagree about its outline
     /// (one of them took in a bright patch beside the card): the outline with
     /// clearly sharper edges all round wins ([`edges`]).
-    fn find_in_work_image(&self, image: &RgbImage) -> Vec<Quad> {
+    ///
+    /// Up to `most` readings, one per card size (see [`CardFinder::find_each_size`]).
+    fn find_in_work_image(&self, image: &RgbImage, most: usize) -> Vec<Vec<Quad>> {
         let (white, histogram) = balanced_whiteness_with_histogram(image);
         let otsu = otsu_level_of(&histogram);
         // Opening commutes with thresholding: one grey opening serves every level.
@@ -207,6 +231,7 @@ impl CardFinder {
         let Some(typical) = typical else {
             return Vec::new();
         };
+        let larger_sizes = larger_sizes(&per_level, &typical, most.saturating_sub(1));
         // Once a card's size is known: blocks of cards laid edge to edge,
         // row after row, which no pass parts (last: they only add cards).
         // (A steep view's cards are no lattice of one size.)
@@ -214,9 +239,15 @@ impl CardFinder {
             let cells = blocks::cells_of_blocks(&opened, otsu, &typical);
             per_level.push(cells.into_iter().map(Found::whole).collect());
         }
-        let mut kept = self.one_outline_per_card(&white, per_level, &typical, &symbols.centres);
-        sort_in_reading_order(&mut kept, typical.area);
-        kept
+        std::iter::once(typical)
+            .chain(larger_sizes)
+            .map(|typical| {
+                let mut kept =
+                    self.one_outline_per_card(&white, &per_level, &typical, &symbols.centres);
+                sort_in_reading_order(&mut kept, typical.area);
+                kept
+            })
+            .collect()
     }
 
     /// The candidates of every pass that fit the typical card, each card
@@ -226,14 +257,14 @@ impl CardFinder {
     fn one_outline_per_card(
         &self,
         white: &GrayImage,
-        candidates: Vec<Vec<Found>>,
+        candidates: &[Vec<Found>],
         typical: &Typical,
         symbol_centres: &[Point2],
     ) -> Vec<Quad> {
         // Each card with its edge contrast (see [`edges`]).
         let mut kept: Vec<(Quad, f32)> = Vec::new();
-        for found in candidates.into_iter().flatten() {
-            if !typical.accepts(&found, self.min_relative_area) {
+        for found in candidates.iter().flatten() {
+            if !typical.accepts(found, self.min_relative_area) {
                 continue;
             }
             let quads = match double::split_double(
@@ -530,6 +561,28 @@ fn most_supported(passes: &[Vec<Found>]) -> Option<Typical> {
         .max_by_key(|typical| typical.support)
 }
 
+/// Up to `most` typical cards of the passes, each larger than `chosen` and
+/// of another size than each other (by more than [`SIZES_APART`]), those of
+/// the most cards first. Only larger: what outnumbers a lone card is
+/// smaller (checks, shapes, symbols, pips); the readings of smaller sizes
+/// found patches of print on paper that pass for cards.
+fn larger_sizes(passes: &[Vec<Found>], chosen: &Typical, most: usize) -> Vec<Typical> {
+    let mut typicals: Vec<Typical> = passes
+        .iter()
+        .filter_map(|f| Typical::of(f))
+        .filter(|t| t.area > SIZES_APART * chosen.area)
+        .collect();
+    typicals.sort_by_key(|t| std::cmp::Reverse(t.support));
+    let apart = |a: &Typical, b: &Typical| a.area.max(b.area) > SIZES_APART * a.area.min(b.area);
+    let mut picked: Vec<Typical> = Vec::new();
+    for typical in typicals {
+        if picked.len() < most && picked.iter().all(|p| apart(&typical, p)) {
+            picked.push(typical);
+        }
+    }
+    picked
+}
+
 /// Whether `quad` lies within (or just beside) a card laid around its
 /// symbols and is less than half its size: one of its symbols, the paper
 /// inside one, or the card's shadow; not a card. (A neighbouring card's
@@ -681,6 +734,11 @@ const CENTRED_MIN_AREA: f32 = 0.8;
 /// cards more than 1.0, 1.5 one more but lost a steep card.
 const SYMBOL_CARD_REACH: f32 = 1.3;
 
+/// Two typical cards are of other sizes when one's area is more than this
+/// times the other's: each then accepts candidates the other turns away
+/// ([`Typical::accepts`] takes half to two and a half times a card).
+const SIZES_APART: f32 = 2.0;
+
 /// A card's long side over its short side.
 const CARD_ASPECT: f32 = 1.56;
 /// A steep view: at least this many cards of one size whose median aspect
@@ -831,5 +889,29 @@ mod tests {
         let part = rectangle(215.0, 130.0, 60.0, 60.0).quad;
         assert!(!within_symbol_card(&neighbour, &card));
         assert!(!within_symbol_card(&part, &card));
+    }
+
+    #[test]
+    fn a_lone_card_among_smaller_shapes_is_in_the_reading_of_a_larger_size() {
+        // Six small card-shaped patches of a paler grey than the card (a
+        // cloth's pattern), and the card, about nine times their area.
+        let mut image = table_of_size(
+            480,
+            300,
+            &[&[(200, 140), (275, 140), (275, 257), (200, 257)]],
+        );
+        for i in 0..6 {
+            let (x, y) = (40 + 60 * i, 40);
+            let patch =
+                [(x, y), (x + 20, y), (x + 20, y + 32), (x, y + 32)].map(|(x, y)| Point::new(x, y));
+            draw_polygon_mut(&mut image, &patch, Rgb([170, 170, 165]));
+        }
+        let finder = CardFinder::default();
+        let readings = finder.find_each_size(&image, 3);
+        assert_eq!(finder.find(&image), readings[0]);
+        assert_eq!(readings[0].len(), 6, "the patches outnumber the card");
+        assert_eq!(readings.len(), 2, "one larger size: the card's");
+        assert_eq!(readings[1].len(), 1);
+        assert!(readings[1][0].contains([230.0, 187.0]));
     }
 }

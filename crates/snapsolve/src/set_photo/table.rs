@@ -165,28 +165,100 @@ pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReadin
     read_table_with(photo, classifier, Finders::Threshold)
 }
 
+/// Readings of the finder under other card sizes tried where the likeliest
+/// size gives more candidates that are no card than cards (see
+/// [`CardFinder::find_each_size`]).
+const CARD_SIZES_TRIED: usize = 4;
+
 /// Reads a table: finds the cards (with `finders`), names those wholly in the
 /// picture that the card network takes for cards, and finds the SETs among
 /// them; cards cut off by the edge are reported apart.
+///
+/// Where most candidates are no card, the finder may have measured cards by
+/// the wrong things (the checks of a cloth around a lone card): the reading
+/// of each other card size it saw is named too, and the one with the most
+/// cards wins.
 pub fn read_table_with(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     finders: Finders,
 ) -> TableReading {
-    let (width, height) = photo.image.dimensions();
-    let found = CardFinder::default().find(&photo.image);
+    let mut by_size = CardFinder::default()
+        .find_each_size(&photo.image, CARD_SIZES_TRIED)
+        .into_iter();
+    let found = by_size.next().unwrap_or_default();
     let detected = match (finders, super::detector::shipped()) {
         (Finders::WithDetector, Some(detector)) => {
             missed_by_finder(&found, detector.detect(&photo.image))
         }
         _ => Vec::new(),
     };
-    let (whole, partial) = split_cut_off([found, detected.clone()].concat(), width, height);
+    let mut named = name_candidates(
+        photo,
+        classifier,
+        [found, detected.clone()].concat(),
+        &detected,
+    );
+    if !named.mostly_cards() {
+        for other in by_size {
+            let other = name_candidates(photo, classifier, other, &[]);
+            if other.mostly_cards() && other.cards.len() > named.cards.len() {
+                named = other;
+            }
+        }
+    }
+    let mut kept = named.cards;
+    // The finder returns its cards in reading order; the detector's come after them.
+    if !detected.is_empty() {
+        let typical = median_area(kept.iter().map(|(quad, _)| quad)).unwrap_or(1.0);
+        sort_in_reading_order_by(&mut kept, typical, |(quad, _)| quad);
+    }
+    let (quads, readings) = kept.into_iter().unzip();
+    let mut reading = assemble_reading(photo, quads, readings);
+    reading.not_cards = named.candidates - reading.cards.len();
+    reading.partial = named
+        .partial
+        .into_iter()
+        .map(|upright| PartialCard {
+            stored: stored_quad(photo, &upright),
+            upright,
+        })
+        .collect();
+    reading
+}
+
+/// Candidate outlines named: the cards among them, those cut off by the edge.
+struct NamedCandidates {
+    /// Whole outlines the card network takes for cards, with their readings.
+    cards: Vec<(Quad, CardReading)>,
+    /// Whole outlines named (cards or not).
+    candidates: usize,
+    /// Outlines cut off by the edge of the picture.
+    partial: Vec<Quad>,
+}
+
+impl NamedCandidates {
+    /// Whether more of the candidates are cards than not.
+    fn mostly_cards(&self) -> bool {
+        2 * self.cards.len() > self.candidates
+    }
+}
+
+/// Names the whole outlines among `quads` and keeps those the card network
+/// takes for cards; the `detected` ones (the learned detector's) must
+/// convince it beyond doubt.
+fn name_candidates(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    quads: Vec<Quad>,
+    detected: &[Quad],
+) -> NamedCandidates {
+    let (width, height) = photo.image.dimensions();
+    let (whole, partial) = split_cut_off(quads, width, height);
     let (quads, crops) = card_crops(&photo.image, whole);
     let readings = classifier.classify(&crops);
     let candidates = quads.len();
-    // The detector's own cards must convince the card logit beyond doubt.
-    let mut kept: Vec<(Quad, CardReading)> = quads
+    let cards = quads
         .into_iter()
         .zip(readings)
         .filter(|(quad, reading)| {
@@ -198,22 +270,11 @@ pub fn read_table_with(
             reading.is_card(threshold)
         })
         .collect();
-    // The finder returns its cards in reading order; the detector's come after them.
-    if !detected.is_empty() {
-        let typical = median_area(kept.iter().map(|(quad, _)| quad)).unwrap_or(1.0);
-        sort_in_reading_order_by(&mut kept, typical, |(quad, _)| quad);
+    NamedCandidates {
+        cards,
+        candidates,
+        partial,
     }
-    let (quads, readings) = kept.into_iter().unzip();
-    let mut reading = assemble_reading(photo, quads, readings);
-    reading.not_cards = candidates - reading.cards.len();
-    reading.partial = partial
-        .into_iter()
-        .map(|upright| PartialCard {
-            stored: stored_quad(photo, &upright),
-            upright,
-        })
-        .collect();
-    reading
 }
 
 /// A quadrilateral of the upright picture in the pixels as stored in the file.
