@@ -175,9 +175,10 @@ const CARD_SIZES_TRIED: usize = 4;
 /// them; cards cut off by the edge are reported apart.
 ///
 /// Where most candidates are no card, the finder may have measured cards by
-/// the wrong things (the checks of a cloth around a lone card): the reading
-/// of each other card size it saw is named too, and the one with the most
-/// cards wins.
+/// the wrong things (the checks of a cloth around a lone card, the print of a
+/// page beside the cards): the reading of each larger card size it saw is
+/// named too, and of those where most candidates are cards, the one with
+/// the most cards beyond its candidates that are not wins.
 pub fn read_table_with(
     photo: &Photo,
     classifier: &dyn CardClassifier,
@@ -202,7 +203,7 @@ pub fn read_table_with(
     if !named.mostly_cards() {
         for other in by_size {
             let other = name_candidates(photo, classifier, other, &[]);
-            if other.mostly_cards() && other.cards.len() > named.cards.len() {
+            if other.mostly_cards() && other.margin() > named.margin() {
                 named = other;
             }
         }
@@ -238,9 +239,15 @@ struct NamedCandidates {
 }
 
 impl NamedCandidates {
+    /// How many more of the candidates are cards than not (negative where
+    /// fewer are).
+    fn margin(&self) -> isize {
+        2 * self.cards.len() as isize - self.candidates as isize
+    }
+
     /// Whether more of the candidates are cards than not.
     fn mostly_cards(&self) -> bool {
-        2 * self.cards.len() > self.candidates
+        self.margin() > 0
     }
 }
 
