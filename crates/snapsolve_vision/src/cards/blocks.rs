@@ -36,6 +36,11 @@ const MARGIN_INSET: f32 = 0.15;
 /// Least share of a block's cells with a blank margin (a lattice fitted a
 /// little off, a neighbour's shadow).
 const BLANK_SHARE: f32 = 0.75;
+/// Share of a margin line that may cross ink: the tip of a large symbol
+/// reaching into a card's margin (three stacked symbols come within a few
+/// percent of its ends), not the print or ruled lines of a page, which
+/// cross it from end to end.
+const MARGIN_INK: f32 = 0.1;
 /// Opposite sides of a block differ at most this much (perspective, not a trapezoid of clutter).
 const MIN_OPPOSITE_RATIO: f32 = 0.7;
 
@@ -128,7 +133,8 @@ fn cut_block(
 }
 
 /// Whether `cell` has a card's blank margin: the lines a little inside its
-/// four sides (in their middle 80%) are paper, above `level`, all along. A
+/// four sides (in their middle 80%) are paper, above `level`, all along but
+/// for [`MARGIN_INK`] of their length. A
 /// cell of a made-up lattice over a printed page or a sheet of paper is
 /// crossed by the page's lines and print; a card's symbols stay clear of
 /// its edges.
@@ -141,8 +147,9 @@ fn blank_margin(grey: &GrayImage, level: u8, cell: &Quad) -> bool {
             p[1] + MARGIN_INSET * (centre[1] - p[1]),
         ]
     };
-    (0..4)
-        .all(|i| whiteness_along(grey, inset(c[i]), inset(c[(i + 1) % 4]), 0.0) > f32::from(level))
+    (0..4).all(|i| {
+        whiteness_along(grey, inset(c[i]), inset(c[(i + 1) % 4]), MARGIN_INK) > f32::from(level)
+    })
 }
 
 #[cfg(test)]
@@ -199,6 +206,32 @@ mod tests {
             page.put_pixel(x, 38, Luma([40]));
         }
         assert!(cut_block(&page, 128, &rectangle(60.0, 62.4), 20.0 * 31.2, 1.56).is_empty());
+    }
+
+    #[test]
+    fn a_symbol_tip_in_a_margin_leaves_it_blank() {
+        // Cards 100 x 156, three across and two down; a symbol's tip, 3
+        // pixels wide, crosses the top margin line (y = 21.7) of the first
+        // two cards, whose middle 80% is 68 pixels long.
+        let mut page = GrayImage::from_pixel(400, 400, Luma([220]));
+        for x0 in [55, 155] {
+            for x in x0..x0 + 3 {
+                for y in 18..25 {
+                    page.put_pixel(x, y, Luma([40]));
+                }
+            }
+        }
+        let block = rectangle(300.0, 312.0);
+        assert_eq!(cut_block(&page, 128, &block, 100.0 * 156.0, 1.56).len(), 6);
+        // Ink across a quarter of each line is no card's margin.
+        for x0 in [55, 155] {
+            for x in x0..x0 + 20 {
+                for y in 18..25 {
+                    page.put_pixel(x, y, Luma([40]));
+                }
+            }
+        }
+        assert!(cut_block(&page, 128, &block, 100.0 * 156.0, 1.56).is_empty());
     }
 
     #[test]
