@@ -8,7 +8,8 @@
 //! in the puzzle's orientation, one after the other); `OUT_DIR/cells.csv`: one
 //! row per cell with the photo, its kind, the cell, the label, the reading's
 //! most likely class, the reading the evaluation scores and the ten
-//! probabilities.
+//! probabilities. Weights files given after `OUT_DIR` are read instead of the
+//! committed ones (several: their probabilities averaged).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -24,12 +25,24 @@ use snapsolve_vision::{Limits, read_image};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [labels, root, part, out] = args.as_slice() else {
-        return Err("usage: cell_dump LABELS ROOT train|validation OUT_DIR, \
-                    or cell_dump rendered ROOT PAGES OUT_DIR"
-            .into());
+    let [labels, root, part, out, weights @ ..] = args.as_slice() else {
+        return Err(
+            "usage: cell_dump LABELS ROOT train|validation OUT_DIR [WEIGHTS...], \
+                    or cell_dump rendered ROOT PAGES OUT_DIR [WEIGHTS...]"
+                .into(),
+        );
     };
-    let reader = DigitReader::embedded().map_err(|e| e.to_string())?;
+    let reader = if weights.is_empty() {
+        DigitReader::embedded()
+    } else {
+        let files = weights
+            .iter()
+            .map(std::fs::read)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        DigitReader::ensemble(&files.iter().map(Vec::as_slice).collect::<Vec<_>>())
+    }
+    .map_err(|e| e.to_string())?;
     let mut dump = Dump::create(Path::new(out))?;
     if labels == "rendered" {
         let pages = part.parse().map_err(|e| format!("PAGES: {e}"))?;

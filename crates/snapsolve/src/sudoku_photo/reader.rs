@@ -8,10 +8,11 @@ use snapsolve_vision::grid::{CELL_INPUT_SIDE, CellInk};
 /// Probabilities of empty (index 0) and of the digits 1-9 (indices 1-9) for one cell.
 pub type CellProbabilities = [f32; CLASSES];
 
-/// The digit network with its weights, in its fast reading form.
+/// The digit network with its weights, in its fast reading form; or several
+/// networks whose probabilities are averaged (an ensemble).
 #[derive(Clone, Debug)]
 pub struct DigitReader {
-    net: FastDigitNet,
+    nets: Vec<FastDigitNet>,
 }
 
 /// The digit network failed (bad weights or a tensor error).
@@ -40,15 +41,36 @@ impl DigitReader {
         let config = Config::of_weights(&weights)?;
         let vb = VarBuilder::from_tensors(weights, DType::F32, &Device::Cpu);
         Ok(DigitReader {
-            net: DigitNet::new(&config, vb)?.fast()?,
+            nets: vec![DigitNet::new(&config, vb)?.fast()?],
         })
+    }
+
+    /// The networks of several weights read together: each cell's
+    /// probabilities are the mean of theirs (at least one set of weights).
+    pub fn ensemble(weights: &[&[u8]]) -> Result<DigitReader, ReaderError> {
+        if weights.is_empty() {
+            return Err(ReaderError("an ensemble needs at least one network".into()));
+        }
+        let mut nets = Vec::with_capacity(weights.len());
+        for bytes in weights {
+            nets.extend(DigitReader::from_safetensors(bytes)?.nets);
+        }
+        Ok(DigitReader { nets })
     }
 
     /// Class probabilities for each cell.
     pub fn probabilities(&self, cells: &CellInk) -> Result<Vec<CellProbabilities>, ReaderError> {
-        Ok(self
-            .net
-            .probabilities(&cells.values)
+        let mut sum = self.nets[0].probabilities(&cells.values);
+        for net in &self.nets[1..] {
+            sum.iter_mut()
+                .zip(net.probabilities(&cells.values))
+                .for_each(|(a, b)| *a += b);
+        }
+        if self.nets.len() > 1 {
+            let n = self.nets.len() as f32;
+            sum.iter_mut().for_each(|a| *a /= n);
+        }
+        Ok(sum
             .chunks_exact(CLASSES)
             .map(|r| {
                 let mut p = [0.0; CLASSES];
@@ -156,6 +178,26 @@ mod tests {
         let up = shifted(&cell, 0, -1);
         assert_eq!(up[side * (side - 2) + side - 1], 0.5);
         assert_eq!(up.iter().sum::<f32>(), 0.5);
+    }
+
+    #[test]
+    fn an_ensemble_of_one_network_twice_reads_as_the_network() {
+        assert!(DigitReader::ensemble(&[]).is_err());
+        let single = DigitReader::embedded().expect("committed weights");
+        let twice = DigitReader::ensemble(&[EMBEDDED_WEIGHTS, EMBEDDED_WEIGHTS]).expect("twice");
+        let side = CELL_INPUT_SIDE;
+        let mut values = vec![0.0; 2 * side * side];
+        for y in 6..22 {
+            values[y * side + 14] = 1.0;
+        }
+        let cells = CellInk { values };
+        let (a, b) = (
+            single.probabilities(&cells).expect("read"),
+            twice.probabilities(&cells).expect("read"),
+        );
+        for (p, q) in a.iter().zip(&b) {
+            assert!(p.iter().zip(q).all(|(x, y)| (x - y).abs() < 1e-6));
+        }
     }
 
     #[test]

@@ -29,9 +29,10 @@ pub enum EvalCommand {
         /// The folder the labels' image paths are relative to.
         #[arg(long)]
         root: PathBuf,
-        /// Weights to use instead of the committed ones.
+        /// Weights to use instead of the committed ones; given more than once,
+        /// the networks' probabilities are averaged.
         #[arg(long)]
-        weights: Option<PathBuf>,
+        weights: Vec<PathBuf>,
         /// Read the validation photos instead (a training-time check, not a result).
         #[arg(long, conflicts_with = "train")]
         validation: bool,
@@ -64,13 +65,17 @@ pub fn run(command: EvalCommand) -> CliResult {
         } => (labels, root, weights, validation, train, verbose, json),
     };
     let photos = read_labels(&labels).map_err(CliError::usage)?;
-    let reader = match weights {
-        Some(path) => {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
-            DigitReader::from_safetensors(&bytes)
+    let reader = if weights.is_empty() {
+        DigitReader::embedded()
+    } else {
+        let mut files = Vec::with_capacity(weights.len());
+        for path in &weights {
+            files
+                .push(std::fs::read(path).map_err(|e| {
+                    CliError::usage(format!("cannot read {}: {e}", path.display()))
+                })?);
         }
-        None => DigitReader::embedded(),
+        DigitReader::ensemble(&files.iter().map(Vec::as_slice).collect::<Vec<_>>())
     }
     .map_err(CliError::failed)?;
     let which = match (validation, train) {
