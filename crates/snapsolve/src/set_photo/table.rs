@@ -165,9 +165,10 @@ pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReadin
     read_table_with(photo, classifier, Finders::Threshold)
 }
 
-/// Readings of the finder under other card sizes tried where the likeliest
-/// size gives more candidates that are no card than cards (see
-/// [`CardFinder::find_each_size`]).
+/// Readings asked of the finder: at the likeliest card size and up to three
+/// larger ones (see [`CardFinder::find_each_size`]); the larger ones are
+/// named only where the first gives more candidates that are no card than
+/// cards.
 const CARD_SIZES_TRIED: usize = 4;
 
 /// Reads a table: finds the cards (with `finders`), names those wholly in the
@@ -177,8 +178,8 @@ const CARD_SIZES_TRIED: usize = 4;
 /// Where most candidates are no card, the finder may have measured cards by
 /// the wrong things (the checks of a cloth around a lone card, the print of a
 /// page beside the cards): the reading of each larger card size it saw is
-/// named too, and of those where most candidates are cards, the one with
-/// the most cards beyond its candidates that are not wins.
+/// named too, and of those where most candidates are cards, the one whose
+/// cards outnumber its not-cards by the most wins (a tie keeps the first).
 pub fn read_table_with(
     photo: &Photo,
     classifier: &dyn CardClassifier,
