@@ -1,5 +1,6 @@
 //! Any bytes → decoded photo (scaled JPEG path included) → card quadrilaterals
-//! → 96x150 crops → corners mapped back to the stored pixels. Decoding must
+//! (the finder's reading at every card size it saw) → 96x150 crops → corners
+//! mapped back to the stored pixels. Decoding must
 //! refuse what it cannot read with an error; everything after it must cope
 //! with whatever pixels a decoder can produce.
 #![no_main]
@@ -18,8 +19,9 @@ const LIMITS: Limits = Limits {
 fuzz_target!(|bytes: &[u8]| {
     // 64: a low reduction floor so small inputs exercise the DCT-scaled decoder too.
     if let Ok(photo) = decode_photo_reduced(bytes, LIMITS, 64) {
-        for quad in CardFinder::default().find(&photo.image) {
-            let _ = card_crop(&photo.image, &quad);
+        let readings = CardFinder::default().find_each_size(&photo.image, 4);
+        for quad in readings.iter().flatten() {
+            let _ = card_crop(&photo.image, quad);
             for [u, v] in quad.corners {
                 let (x, y) = photo.to_stored((u, v));
                 assert!(x.is_finite() && y.is_finite());
