@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::error::{CliError, CliResult};
+use crate::output::outln;
 
 /// Largest text input accepted (a full deck of card names is ~2 KB; 49k sudokus ~4 MB).
 pub const MAX_TEXT_BYTES: u64 = 64 * 1024 * 1024;
@@ -37,5 +38,5 @@ fn read_limited(reader: impl Read, what: &str) -> CliResult<String> {
 
 /// Prints a value as one line of JSON on standard output.
 pub fn print_json(value: &serde_json::Value) {
-    println!("{value}");
+    outln!("{value}");
 }

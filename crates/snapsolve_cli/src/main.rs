@@ -7,6 +7,7 @@
 mod commands;
 mod error;
 mod input;
+mod output;
 mod progress;
 
 use std::process::ExitCode;
@@ -17,7 +18,7 @@ use crate::commands::Command;
 
 /// Solve SET tables and sudokus from photos or text, offline, in milliseconds.
 #[derive(Debug, Parser)]
-#[command(name = "snapsolve", version, about, propagate_version = true)]
+#[command(name = "snapsolve", version, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

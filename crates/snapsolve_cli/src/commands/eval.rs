@@ -10,6 +10,7 @@ use snapsolve::sudoku_photo::eval::{
 use snapsolve::sudoku_photo::{DigitReader, mislabelled, read_labels};
 
 use crate::error::{CliError, CliResult};
+use crate::output::outln;
 
 /// What to evaluate.
 #[derive(Debug, Subcommand)]
@@ -104,7 +105,7 @@ pub fn run(command: EvalCommand) -> CliResult {
                     "corners_precise": s.corners_precise, "confusion": s.confusion.counts})
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({ "skipped_trained_on": skipped, "kinds": kinds,
                 "left_out_mislabelled": mislabelled.iter().map(|(image, why)| json!({"image": image, "why": why})).collect::<Vec<_>>() })
@@ -122,7 +123,7 @@ pub fn run(command: EvalCommand) -> CliResult {
                 .map(|e| format!(", corners off by {e:.2} cell"))
                 .unwrap_or_default();
             let found = if r.found { "" } else { " (no grid found)" };
-            println!(
+            outln!(
                 "{} {}: {} of 81 cells right{found}{corners}, read {}",
                 r.kind.name(),
                 r.image,
@@ -131,11 +132,11 @@ pub fn run(command: EvalCommand) -> CliResult {
             );
         }
     }
-    println!("{} photos read, {skipped} skipped", chosen.len());
+    outln!("{} photos read, {skipped} skipped", chosen.len());
     for (image, why) in &mislabelled {
-        println!("left out {image}: its label describes another page ({why})");
+        outln!("left out {image}: its label describes another page ({why})");
     }
-    println!(
+    outln!(
         "kind         photos  grids found  corners <= {PRECISE_CORNER_CELLS} cell  cell accuracy  grids right     median ms"
     );
     for (kind, s) in &summary {
@@ -144,7 +145,7 @@ pub fn run(command: EvalCommand) -> CliResult {
         } else {
             format!("{} of {}", s.corners_precise, s.with_corners)
         };
-        println!(
+        outln!(
             "{:<12} {:>6}  {:>11}  {:>19}  {:>12.2}%  {:>4} ({:>5.1}%)  {:>9.1}",
             kind.name(),
             s.photos,
@@ -171,16 +172,16 @@ fn print_confusion(kind: &str, confusion: &Confusion) {
             class.to_string()
         }
     };
-    println!("\n{kind}: cells by label (rows) and reading (columns), . = empty");
+    outln!("\n{kind}: cells by label (rows) and reading (columns), . = empty");
     let header: String = (0..10).map(|c| format!("{:>6}", name(c))).collect();
-    println!("     {header}");
+    outln!("     {header}");
     for (truth, row) in confusion.counts.iter().enumerate() {
         let cells: String = row.iter().map(|n| format!("{n:>6}")).collect();
-        println!("{:>4} {cells}", name(truth));
+        outln!("{:>4} {cells}", name(truth));
     }
     let mistakes = confusion.mistakes();
     if mistakes.is_empty() {
-        println!("no mistakes");
+        outln!("no mistakes");
         return;
     }
     let listed: Vec<String> = mistakes
@@ -194,5 +195,5 @@ fn print_confusion(kind: &str, confusion: &Confusion) {
             format!("{} read as {} ({n})", word(t), word(r))
         })
         .collect();
-    println!("largest mistakes: {}", listed.join(", "));
+    outln!("largest mistakes: {}", listed.join(", "));
 }

@@ -15,6 +15,7 @@ use snapsolve_set::Attribute;
 use super::set_photo::classifier;
 use crate::error::{CliError, CliResult};
 use crate::input::{print_json, read_text_file};
+use crate::output::outln;
 
 /// Arguments shared by the SET evaluations.
 #[derive(Debug, Args)]
@@ -148,50 +149,58 @@ fn confusion_json(s: &EditionScore) -> serde_json::Value {
 }
 
 fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
-    println!("classifier: {classifier}");
+    outln!("classifier: {classifier}");
     let what = if photos { "photos" } else { "crops" };
     for (deck, s) in &scores.decks {
-        println!("{deck}: {} {what}, {} cards", s.items, s.cards);
+        outln!("{deck}: {} {what}, {} cards", s.items, s.cards);
         if photos {
-            println!(
+            outln!(
                 "  found {}  missed {}  false cards {}",
-                s.found, s.missed, s.false_cards
+                s.found,
+                s.missed,
+                s.false_cards
             );
         }
         if s.cards == 0 {
-            println!("  no cards to read: every card read is a false card");
+            outln!("  no cards to read: every card read is a false card");
         } else {
-            println!(
+            outln!(
                 "  cards right      {:>6.2}% ({}/{})",
                 100.0 * s.card_accuracy(),
                 s.right,
                 s.cards
             );
             for (i, name) in ["number", "color", "shading", "shape"].iter().enumerate() {
-                println!("  {name:<16} {:>6.2}%", 100.0 * s.attribute_accuracy(i));
+                outln!("  {name:<16} {:>6.2}%", 100.0 * s.attribute_accuracy(i));
             }
         }
         if photos {
-            println!("  tables all right {}/{}", s.tables_right, s.items);
+            outln!("  tables all right {}/{}", s.tables_right, s.items);
         }
-        println!(
+        outln!(
             "  median ms per {} {:.1}",
             if photos { "photo" } else { "crop" },
             s.median_millis()
         );
         print_confusion(s);
         for failure in &s.failures {
-            println!("  failed: {failure}");
+            outln!("  failed: {failure}");
         }
     }
     if !scores.sources.is_empty() {
-        println!("per source:");
-        println!(
+        outln!("per source:");
+        outln!(
             "  {:<44} {:>6} {:>6} {:>8} {:>6} {:>6} {:>7}",
-            "source (deck)", "photos", "cards", "right", "missed", "false", "tables"
+            "source (deck)",
+            "photos",
+            "cards",
+            "right",
+            "missed",
+            "false",
+            "tables"
         );
         for (source, s) in &scores.sources {
-            println!(
+            outln!(
                 "  {source:<44} {:>6} {:>6} {:>7.2}% {:>6} {:>6} {:>3}/{:<3}",
                 s.items,
                 s.cards,
@@ -225,8 +234,8 @@ fn print_confusion(s: &EditionScore) {
         }
     }
     if mistakes.is_empty() {
-        println!("  attribute mistakes: none");
+        outln!("  attribute mistakes: none");
     } else {
-        println!("  attribute mistakes (true→read): {}", mistakes.join(", "));
+        outln!("  attribute mistakes (true→read): {}", mistakes.join(", "));
     }
 }

@@ -14,6 +14,7 @@ use snapsolve::set_photo::table::Finders;
 use super::set_photo::classifier;
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::output::outln;
 
 /// Options of `snapsolve eval set-stress`.
 #[derive(Debug, Args)]
@@ -128,7 +129,7 @@ fn picture_name(condition: Condition, index: usize, score: &StressScore) -> Stri
 }
 
 fn print_row(condition: Condition, s: &StressScore) {
-    println!(
+    outln!(
         "{:<24} {:>3} tables {:>4} cards: found {:>4}, right {:>4} ({:6.2}%), misplaced {:>3}, false {:>3}, tables all right {}/{}",
         condition.name(),
         s.tables,

@@ -20,7 +20,7 @@ use crate::error::CliResult;
 /// What snapsolve can do.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// SET: find SETs among card names, check three cards, get a hint.
+    /// SET: read a photo of a table, find SETs among named cards, get a hint, statistics.
     #[command(subcommand)]
     Set(set::SetCommand),
     /// Train a network from scratch (reproduces the committed weights).
@@ -29,8 +29,7 @@ pub enum Command {
     /// Sudoku: solve and count solutions, get a hint, measure the solvers, read a photo.
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
-    /// Measure accuracy and speed on labelled photos.
-    /// Measure readers against labelled photos and crops.
+    /// Measure the readers' accuracy and speed on labelled photos, crops and rendered tables.
     #[command(subcommand)]
     Eval(eval::EvalCommand),
     /// Serve the camera page: point a phone or webcam at a SET table or a sudoku

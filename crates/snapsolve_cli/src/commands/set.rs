@@ -14,6 +14,7 @@ use snapsolve_set::{Card, Layout, Triple};
 
 use crate::error::{CliError, CliResult};
 use crate::input::{print_json, read_stdin, read_text_file};
+use crate::output::outln;
 
 /// A 12-card table used when no cards are given at an interactive terminal.
 const EXAMPLE_TABLE: &str = "1-red-solid-oval 2-green-striped-diamond 3-purple-open-squiggle \
@@ -169,18 +170,18 @@ fn solve(args: &SolveArgs) -> CliResult {
         return Ok(());
     }
     if args.count {
-        println!("{}", sets.len());
+        outln!("{}", sets.len());
     } else {
         print_sets(&layout, &sets, engine);
     }
     if let Some(disjoint) = disjoint {
-        println!(
+        outln!(
             "At most {} SET{} can be taken without sharing a card:",
             disjoint.len(),
             plural(disjoint.len())
         );
         for set in &disjoint {
-            println!("  {}", describe(&layout, *set));
+            outln!("  {}", describe(&layout, *set));
         }
     }
     Ok(())
@@ -225,7 +226,7 @@ fn print_sets(layout: &Layout, sets: &[Triple], engine: &dyn SetFinder) {
         .solver()
         .map(|solver| format!(", solved by {solver}"))
         .unwrap_or_default();
-    println!(
+    outln!(
         "{} card{}, {} SET{} (engine {}{solved_by})",
         layout.len(),
         plural(layout.len()),
@@ -234,7 +235,7 @@ fn print_sets(layout: &Layout, sets: &[Triple], engine: &dyn SetFinder) {
         engine.name(),
     );
     for (n, set) in sets.iter().enumerate() {
-        println!("{:>4}. {}", n + 1, describe(layout, *set));
+        outln!("{:>4}. {}", n + 1, describe(layout, *set));
     }
 }
 
@@ -287,7 +288,7 @@ fn check_cards(args: &CheckArgs) -> CliResult {
             "attributes": attributes,
         }));
     } else {
-        println!("{verdict}");
+        outln!("{verdict}");
     }
     Ok(())
 }
@@ -310,7 +311,7 @@ fn give_hint(args: &HintArgs) -> CliResult {
         return Ok(());
     }
     match found {
-        None => println!(
+        None => outln!(
             "No SET among these {} cards: deal three more.",
             layout.len()
         ),
@@ -325,8 +326,8 @@ fn give_hint(args: &HintArgs) -> CliResult {
                 HintLevel::TwoCards => "These two cards are in the same SET",
                 HintLevel::WholeSet => "Here is a SET",
             };
-            println!("{lead}: {}", named.join(", "));
-            println!(
+            outln!("{lead}: {}", named.join(", "));
+            outln!(
                 "({} SET{} on the table in all.)",
                 h.sets_on_table,
                 plural(h.sets_on_table)

@@ -15,6 +15,7 @@ use snapsolve::set_photo::{
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::output::outln;
 
 /// Arguments of `set photo`.
 #[derive(Debug, Args)]
@@ -112,14 +113,14 @@ fn write_answer(photo: &Photo, reading: &TableReading, max_sets: usize, out: &Pa
 }
 
 fn print_text(reading: &TableReading, name: &str, max_sets: usize) {
-    println!("{name}: {} cards", reading.cards.len());
+    outln!("{name}: {} cards", reading.cards.len());
     for (i, card) in reading.cards.iter().enumerate() {
         let flag = if reading.unsure.contains(&i) {
             "  (unsure)"
         } else {
             ""
         };
-        println!(
+        outln!(
             "  {:>2}. {:<28} {:.2}{flag}",
             i + 1,
             card.card.to_string(),
@@ -128,26 +129,26 @@ fn print_text(reading: &TableReading, name: &str, max_sets: usize) {
     }
     for group in &reading.duplicates {
         let positions: Vec<String> = group.iter().map(|i| (i + 1).to_string()).collect();
-        println!(
+        outln!(
             "  warning: cards {} read as the same card",
             positions.join(", ")
         );
     }
     match reading.partial.len() {
         0 => {}
-        1 => println!("  1 card cut off by the edge of the photo: left out"),
-        n => println!("  {n} cards cut off by the edge of the photo: left out"),
+        1 => outln!("  1 card cut off by the edge of the photo: left out"),
+        n => outln!("  {n} cards cut off by the edge of the photo: left out"),
     }
     match reading.sets.len() {
-        0 => println!("no SET"),
+        0 => outln!("no SET"),
         n => {
-            println!("{n} SET{}:", if n == 1 { "" } else { "s" });
+            outln!("{n} SET{}:", if n == 1 { "" } else { "s" });
             for (k, set) in reading.sets.iter().enumerate().take(max_sets) {
                 let names: Vec<String> = set
                     .iter()
                     .map(|&i| format!("{}. {}", i + 1, reading.cards[i].card))
                     .collect();
-                println!("  SET {}: {}", k + 1, names.join(" | "));
+                outln!("  SET {}: {}", k + 1, names.join(" | "));
             }
         }
     }
@@ -173,7 +174,7 @@ pub fn card(args: &CardArgs) -> CliResult {
         ));
     } else {
         for (path, r) in args.images.iter().zip(&readings) {
-            println!("{}: {} ({:.2})", path.display(), r.card(), r.confidence());
+            outln!("{}: {} ({:.2})", path.display(), r.card(), r.confidence());
         }
     }
     Ok(())

@@ -15,6 +15,7 @@ use snapsolve_set::stats::{self, CapTable, GameStats, Pick, RatioSums};
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::output::outln;
 use plot::{BarChart, Series, draw_bar_chart};
 
 /// Table sizes whose chance of holding no SET the caps report spells out.
@@ -136,25 +137,28 @@ fn caps(args: &CapsArgs) -> CliResult {
         print_json(&caps_json(&table, seconds)?);
         return Ok(());
     }
-    println!("SET-free sets of k cards (caps) among the 81, exact, by size:");
-    println!(
+    outln!("SET-free sets of k cards (caps) among the 81, exact, by size:");
+    outln!(
         "{:>3}  {:>22}  {:>26}  {:>14}",
-        "k", "caps", "all k-card sets", "P(no SET)"
+        "k",
+        "caps",
+        "all k-card sets",
+        "P(no SET)"
     );
     for (k, count) in table.iter() {
         let chance = table.no_set_chance(k);
-        println!(
+        outln!(
             "{k:>3}  {:>22}  {:>26}  {:>14.6e}",
             group_digits(count),
             group_digits(chance.subsets),
             chance.probability()
         );
     }
-    println!();
-    println!("Chance that n cards dealt from a full deck hold no SET:");
+    outln!();
+    outln!("Chance that n cards dealt from a full deck hold no SET:");
     for n in REPORTED_TABLE_SIZES {
         let chance = table.no_set_chance(n);
-        println!(
+        outln!(
             "  {n} cards: {} / {} = 1 in {:.1}  (a SET is there {:.6}% of the time)",
             chance.numerator,
             chance.denominator,
@@ -162,7 +166,7 @@ fn caps(args: &CapsArgs) -> CliResult {
             100.0 * (1.0 - chance.probability())
         );
     }
-    println!("({seconds:.1} s)");
+    outln!("({seconds:.1} s)");
     Ok(())
 }
 
@@ -290,12 +294,12 @@ fn deal(args: &DealArgs) -> CliResult {
         return Ok(());
     }
     match samples {
-        None => println!(
+        None => outln!(
             "SETs among {} cards dealt from a full deck: exact counts over all {} deals",
             args.cards,
             group_digits(distribution.total())
         ),
-        Some(samples) => println!(
+        Some(samples) => outln!(
             "SETs among {} cards dealt from a full deck: {} random deals (seed {}), 95% intervals",
             args.cards,
             group_digits(samples.into()),
@@ -308,14 +312,14 @@ fn deal(args: &DealArgs) -> CliResult {
             (None, Some((lo, hi))) => format!("[{:.5}, {:.5}]", lo, hi),
             (None, None) => String::new(),
         };
-        println!(
+        outln!(
             "{:>4} SETs  {:>9.5}%  {detail}",
             bin.sets,
             100.0 * bin.probability
         );
     }
     let (mean_lo, mean_hi) = mean_interval(&distribution);
-    println!(
+    outln!(
         "mean {:.6}{}  (closed form C(n,3)/79 = {} = {:.6})",
         distribution.mean(),
         if distribution.exact {
@@ -326,13 +330,13 @@ fn deal(args: &DealArgs) -> CliResult {
         mean,
         ratio(mean)
     );
-    println!(
+    outln!(
         "variance {:.6}  (closed form {} = {:.6})",
         distribution.variance(),
         variance,
         ratio(variance)
     );
-    println!("({seconds:.1} s)");
+    outln!("({seconds:.1} s)");
     Ok(())
 }
 
@@ -431,16 +435,16 @@ fn game(args: &GameArgs) -> CliResult {
         print_json(&game_json(&stats, pick_name, args.seed, seconds));
         return Ok(());
     }
-    println!(
+    outln!(
         "{} games, pick {pick_name}, seed {} ({seconds:.1} s). Positions: {POSITIONS_COUNTED}.",
         group_digits(stats.games.into()),
         args.seed
     );
-    println!("No SET on the table, with 95% intervals (games as independent units):");
+    outln!("No SET on the table, with 95% intervals (games as independent units):");
     let line = |label: &str, sums: &RatioSums| {
         let (lo, hi) = sums.ci95();
         let (lo, hi) = (lo.max(0.0), hi.min(1.0));
-        println!(
+        outln!(
             "  {label:<34} {:>8.4}%  [{:.4}, {:.4}]  of {:>12} positions  (1 in {:.1})",
             100.0 * sums.ratio(),
             100.0 * lo,
@@ -457,10 +461,10 @@ fn game(args: &GameArgs) -> CliResult {
         "any position but the final (seed 003)",
         &stats.no_set_before_end,
     );
-    println!("No SET at 12 cards by cards left in the deck:");
+    outln!("No SET at 12 cards by cards left in the deck:");
     for (deck, count, no_set) in by_deck(&stats, 12) {
         let (lo, hi) = stats::wilson_interval(no_set, count);
-        println!(
+        outln!(
             "  deck {deck:>2}: {:>7.3}%  [{:.3}, {:.3}]  of {}",
             100.0 * no_set as f64 / count as f64,
             100.0 * lo,
@@ -469,24 +473,24 @@ fn game(args: &GameArgs) -> CliResult {
         );
     }
     let (mean, (lo, hi)) = (stats.mean_sets_at_12.ratio(), stats.mean_sets_at_12.ci95());
-    println!("SETs at 12-card positions: mean {mean:.4} [{lo:.4}, {hi:.4}]");
+    outln!("SETs at 12-card positions: mean {mean:.4} [{lo:.4}, {hi:.4}]");
     let total12 = stats.positions_with(12) as f64;
     for (s, &n) in trimmed(&stats.sets_at_12).iter().enumerate() {
-        println!("  {s:>2} SETs: {:>8.4}%", 100.0 * n as f64 / total12);
+        outln!("  {s:>2} SETs: {:>8.4}%", 100.0 * n as f64 / total12);
     }
     let (mean, (lo, hi)) = stats.cards_left_mean();
-    println!("Cards left at the end: mean {mean:.4} [{lo:.4}, {hi:.4}]");
+    outln!("Cards left at the end: mean {mean:.4} [{lo:.4}, {hi:.4}]");
     for (t, &n) in stats.cards_left.iter().enumerate().filter(|(_, n)| **n > 0) {
-        println!(
+        outln!(
             "  {t:>2} cards: {:>8.4}% of games",
             100.0 * n as f64 / stats.games as f64
         );
     }
-    println!("Games in which the table grew to:");
+    outln!("Games in which the table grew to:");
     for t in [15, 18, 21] {
         let n = stats.games_reaching(t);
         let (lo, hi) = stats::wilson_interval(n, stats.games);
-        println!(
+        outln!(
             "  {t} cards: {:>8.4}% [{:.4}, {:.4}]  ({} positions with {t} cards)",
             100.0 * n as f64 / stats.games as f64,
             100.0 * lo,

@@ -17,6 +17,7 @@ use snapsolve_sudoku::{Grid, Solver, Verdict, cell_name};
 
 use crate::error::{CliError, CliResult};
 use crate::input::{print_json, read_stdin, read_text_file};
+use crate::output::{out, outln};
 
 /// Sudoku subcommands.
 #[derive(Debug, Subcommand)]
@@ -211,25 +212,25 @@ fn print_answer(answer: &Answer, count: Option<usize>, limit: usize, many: bool)
         .map(|n| format!("{n}, "))
         .unwrap_or_default();
     if many {
-        println!("{name}line {}: {what}", puzzle.line);
+        outln!("{name}line {}: {what}", puzzle.line);
     } else {
-        println!("{what}");
+        outln!("{what}");
     }
     match &answer.verdict {
         Verdict::None => {
             for reason in &answer.reasons {
-                println!("  {reason}");
+                outln!("  {reason}");
             }
-            print!("{}", puzzle.grid.to_pretty());
+            out!("{}", puzzle.grid.to_pretty());
         }
         Verdict::Unique(solution) => print_side_by_side(&puzzle.grid, &[solution]),
         Verdict::Multiple(a, b) => print_side_by_side(&puzzle.grid, &[a, b]),
     }
     if let Some(count) = count {
         if count >= limit {
-            println!("at least {count} solutions (counting stopped at --limit {limit})");
+            outln!("at least {count} solutions (counting stopped at --limit {limit})");
         } else {
-            println!("{count} solution{}", if count == 1 { "" } else { "s" });
+            outln!("{count} solution{}", if count == 1 { "" } else { "s" });
         }
     }
 }
@@ -243,7 +244,7 @@ fn print_side_by_side(puzzle: &Grid, solutions: &[&Grid]) {
     let lines: Vec<Vec<&str>> = pictures.iter().map(|p| p.lines().collect()).collect();
     for row in 0..lines[0].len() {
         let parts: Vec<&str> = lines.iter().map(|l| l[row]).collect();
-        println!("{}", parts.join("   "));
+        outln!("{}", parts.join("   "));
     }
 }
 
@@ -254,7 +255,7 @@ fn print_summary(answers: &[Answer], elapsed: Duration) {
             .filter(|a| a.verdict.status() == status)
             .count()
     };
-    println!(
+    outln!(
         "{} puzzles: {} with one solution, {} with several, {} with none ({:.3} s)",
         answers.len(),
         count("unique"),
@@ -278,8 +279,8 @@ fn give_hint(args: &HintArgs) -> CliResult {
         return Ok(());
     }
     match found {
-        Hint::Solved => println!("The grid is already full and correct."),
-        Hint::FromSolution { cell, digit } => println!(
+        Hint::Solved => outln!("The grid is already full and correct."),
+        Hint::FromSolution { cell, digit } => outln!(
             "No simple technique applies here. From the solution: {} is {digit}.",
             cell_name(cell)
         ),
@@ -288,18 +289,18 @@ fn give_hint(args: &HintArgs) -> CliResult {
                 .split_last()
                 .ok_or_else(|| CliError::failed("empty hint"))?;
             if !before.is_empty() {
-                println!("First remove some candidates:");
+                outln!("First remove some candidates:");
                 for step in before {
-                    println!("  - {step}");
+                    outln!("  - {step}");
                 }
             }
             if let Some((cell, digit)) = last.place {
-                println!("Next: {digit} at {}.", cell_name(cell));
+                outln!("Next: {digit} at {}.", cell_name(cell));
             }
-            println!("Why: {last}");
+            outln!("Why: {last}");
         }
     }
-    println!("\nCandidates of every empty cell (before this step):");
+    outln!("\nCandidates of every empty cell (before this step):");
     print_candidates(&grid, &candidates);
     Ok(())
 }
@@ -308,7 +309,7 @@ fn give_hint(args: &HintArgs) -> CliResult {
 fn print_candidates(grid: &Grid, candidates: &[u16; 81]) {
     for row in 0..9 {
         if row % 3 == 0 && row > 0 {
-            println!("{}", "-".repeat(9 * 10 + 4));
+            outln!("{}", "-".repeat(9 * 10 + 4));
         }
         let mut line = String::new();
         for col in 0..9 {
@@ -322,7 +323,7 @@ fn print_candidates(grid: &Grid, candidates: &[u16; 81]) {
             };
             line.push_str(&format!("{text:<10}"));
         }
-        println!("{}", line.trim_end());
+        outln!("{}", line.trim_end());
     }
 }
 
@@ -345,13 +346,17 @@ fn bench(args: &BenchArgs) -> CliResult {
         ..BenchConfig::default()
     };
     if !args.json {
-        println!(
+        outln!(
             "one core, each solve counts solutions up to 2, puzzles shuffled, {:.1} s per solver and file",
             args.seconds
         );
-        println!(
+        outln!(
             "{:<40} {:>8} {:>10} {:>14} {:>12}",
-            "file", "puzzles", "solver", "puzzles/s", "us/puzzle"
+            "file",
+            "puzzles",
+            "solver",
+            "puzzles/s",
+            "us/puzzle"
         );
     }
     for path in &args.files {
@@ -379,7 +384,7 @@ fn bench(args: &BenchArgs) -> CliResult {
                 } else {
                     "  (shuffled sample: budget ended before one pass)"
                 };
-                println!(
+                outln!(
                     "{name:<40} {puzzles:>8} {:>10} {:>14.0} {:>12.2}{note}",
                     solver.name(),
                     result.rate(),

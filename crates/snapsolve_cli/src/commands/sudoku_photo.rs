@@ -7,6 +7,7 @@ use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::output::outln;
 
 /// Arguments of `sudoku photo`.
 #[derive(Debug, clap::Args)]
@@ -42,24 +43,24 @@ pub fn run(args: PhotoArgs) -> CliResult {
         return Ok(());
     }
     match (digits, solution) {
-        (None, _) => println!("no sudoku grid found in {}", args.image.display()),
+        (None, _) => outln!("no sudoku grid found in {}", args.image.display()),
         (Some(d), s) => {
-            println!("read:     {d}");
-            println!("status:   {}", answer.status);
+            outln!("read:     {d}");
+            outln!("status:   {}", answer.status);
             if !answer.not_a_sudoku.is_empty() {
-                println!(
+                outln!(
                     "no valid sudoku fits what was read ({}); the digits above are the most likely reading",
                     answer.not_a_sudoku.join("; ")
                 );
             }
             if let Some(s) = s {
-                println!("solution: {s}");
+                outln!("solution: {s}");
             }
             if !answer.changed.is_empty() {
-                println!("changed by the rules: cells {:?}", answer.changed);
+                outln!("changed by the rules: cells {:?}", answer.changed);
             }
             if !answer.doubtful.is_empty() {
-                println!("doubtful: cells {:?}", answer.doubtful);
+                outln!("doubtful: cells {:?}", answer.doubtful);
             }
         }
     }

@@ -7,6 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use snapsolve::sudoku_photo::train::{Config, DigitTraining, Progress, train_digits};
 
 use crate::error::{CliError, CliResult};
+use crate::output::outln;
 
 /// Which network to train.
 #[derive(Debug, Subcommand)]
@@ -128,7 +129,7 @@ pub fn run(command: TrainCommand) -> CliResult {
             .map_err(CliError::failed)?;
             bar.finish_and_clear();
             let [hand, other, rendered] = summary.pool_sizes;
-            println!(
+            outln!(
                 "trained {steps} steps on {hand} handwritten + {other} other cells from {} photos ({} skipped) and {rendered} cells from {} rendered photos; validation photo cells {:.2}% of {} (handwriting {:.2}%), kept-back written digits {:.2}% of {} cells; weights in {}",
                 summary.photos_used,
                 summary.photos_skipped,

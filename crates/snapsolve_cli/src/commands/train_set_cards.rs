@@ -10,6 +10,7 @@ use snapsolve::train::set_cards::{
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::output::outln;
 use crate::progress::StageBar;
 
 /// Options of `snapsolve train set-cards`; the defaults reproduce the committed weights.
@@ -99,14 +100,14 @@ fn report_json(report: &TrainingReport) -> serde_json::Value {
 }
 
 fn print_report(report: &TrainingReport) {
-    println!(
+    outln!(
         "weights written to {} (final loss {:.4})",
         report.out.display(),
         report.final_loss
     );
-    println!("split by source photo:");
+    outln!("split by source photo:");
     for s in &report.split {
-        println!(
+        outln!(
             "  {:<11} train {:>5} crops from {:>3} photos, validation {:>4} crops from {:>3} photos, held out {:>4} crops from {:>3} photos",
             s.source,
             s.train.0,
@@ -122,10 +123,10 @@ fn print_report(report: &TrainingReport) {
         ("held out (never trained on)", &report.held_out),
         ("training crops (fit check)", &report.train),
     ] {
-        println!("{title}:");
+        outln!("{title}:");
         for (deck, s) in scores.iter() {
             let pct = |n: usize| 100.0 * n as f64 / s.crops.max(1) as f64;
-            println!(
+            outln!(
                 "  {deck:<16} {:>5} crops: all four right {:6.2}%  number {:6.2}%  color {:6.2}%  shading {:6.2}%  shape {:6.2}%  taken for cards {:6.2}%",
                 s.crops,
                 100.0 * s.accuracy(),
@@ -138,8 +139,9 @@ fn print_report(report: &TrainingReport) {
         }
     }
     let (crops, taken) = report.card_free_validation;
-    println!(
+    outln!(
         "not a card: trained on {} real card-free crops and {} rendered ones; validation card-free crops taken for cards: {taken} of {crops}",
-        report.negatives.0, report.negatives.1
+        report.negatives.0,
+        report.negatives.1
     );
 }

@@ -8,6 +8,7 @@ use snapsolve::train::set_detector::{DetectorProgress, DetectorTraining, train_s
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
+use crate::output::outln;
 use crate::progress::StageBar;
 
 /// Options of `snapsolve train set-detector`; the defaults reproduce the committed weights.
@@ -56,14 +57,14 @@ pub fn run(args: SetDetectorArgs) -> CliResult {
                                  "median_corner_error_card_widths": report.validation_corner_error},
         }));
     } else {
-        println!(
+        outln!(
             "weights written to {} (final loss {:.4}); validation tables: {:.2}% of paper pixels and {:.2}% of core pixels right",
             report.out.display(),
             report.final_loss,
             100.0 * paper,
             100.0 * core
         );
-        println!(
+        outln!(
             "validation tables: {} of {} cards have a core; their outlines (core grown by {:.3}) are off by a median {:.3} card widths at the worst corner",
             report.validation_cards.0,
             report.validation_cards.1,
