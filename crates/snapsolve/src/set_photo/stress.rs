@@ -163,6 +163,9 @@ pub struct StressScore {
     pub found: usize,
     /// Of those, named right.
     pub right: usize,
+    /// True cards whose name the reading holds, wherever it outlined them:
+    /// what a player sees, and what per-photo measures (card multisets) count.
+    pub named: usize,
     /// Cards read on a true card but with an outline too far off to count as found.
     pub misplaced: usize,
     /// Cards read where no true card lies.
@@ -185,6 +188,7 @@ impl StressScore {
         self.cards += other.cards;
         self.found += other.found;
         self.right += other.right;
+        self.named += other.named;
         self.misplaced += other.misplaced;
         self.false_cards += other.false_cards;
         self.tables_right += other.tables_right;
@@ -261,11 +265,17 @@ pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> Str
             false_cards += 1;
         }
     }
+    let named = table
+        .cards
+        .iter()
+        .filter(|placed| reading.cards.iter().any(|c| c.card == placed.card))
+        .count();
     StressScore {
         tables: 1,
         cards: table.cards.len(),
         found,
         right,
+        named,
         misplaced,
         false_cards,
         tables_right: usize::from(right == table.cards.len() && misplaced + false_cards == 0),

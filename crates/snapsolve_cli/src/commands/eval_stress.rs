@@ -103,7 +103,7 @@ pub fn run(args: &StressArgs) -> CliResult {
             rows.iter()
                 .map(|(c, s)| json!({
                     "condition": c.name(), "tables": s.tables, "cards": s.cards, "found": s.found,
-                    "right": s.right, "misplaced": s.misplaced, "false_cards": s.false_cards, "tables_right": s.tables_right,
+                    "right": s.right, "named": s.named, "misplaced": s.misplaced, "false_cards": s.false_cards, "tables_right": s.tables_right,
                     "card_accuracy": s.card_accuracy(),
                 }))
                 .collect::<Vec<_>>()
@@ -130,13 +130,14 @@ fn picture_name(condition: Condition, index: usize, score: &StressScore) -> Stri
 
 fn print_row(condition: Condition, s: &StressScore) {
     outln!(
-        "{:<24} {:>3} tables {:>4} cards: found {:>4}, right {:>4} ({:6.2}%), misplaced {:>3}, false {:>3}, tables all right {}/{}",
+        "{:<24} {:>3} tables {:>4} cards: found {:>4}, right {:>4} ({:6.2}%), named {:>4}, misplaced {:>3}, false {:>3}, tables all right {}/{}",
         condition.name(),
         s.tables,
         s.cards,
         s.found,
         s.right,
         100.0 * s.card_accuracy(),
+        s.named,
         s.misplaced,
         s.false_cards,
         s.tables_right,
