@@ -116,6 +116,14 @@ impl Quad {
         })
     }
 
+    /// The same quadrilateral with each corner's role taken by the next one:
+    /// a card cut out of it lies a quarter turn round.
+    pub fn turned_a_quarter(&self) -> Quad {
+        let mut corners = self.corners;
+        corners.rotate_left(1);
+        Quad { corners }
+    }
+
     /// Whether side `0 -> 1` and its opposite are the longer pair on the picture.
     fn long_first_on_picture(&self) -> bool {
         let s = self.side_lengths();

@@ -71,11 +71,10 @@ impl Typical {
         let whole = || found.iter().filter(|f| !f.cut);
         let shaped: Vec<&Quad> = whole().filter(|f| !f.in_space).map(|f| &f.quad).collect();
         let area = median(shaped.iter().map(|q| q.area()).collect())?;
-        let in_range = |q: &&&Quad| (0.5 * area..=2.0 * area).contains(&q.area());
-        Some(Typical {
+        let mut typical = Typical {
             area,
             aspect: median(shaped.iter().map(|q| q.aspect()).collect())?,
-            support: shaped.iter().filter(in_range).count(),
+            support: 0,
             sides: whole()
                 .map(|f| &f.quad)
                 .filter(|q| (area / PLANE_SAMPLES..=area * PLANE_SAMPLES).contains(&q.area()))
@@ -84,7 +83,17 @@ impl Typical {
                     [c[0], c[1], q.area().sqrt()]
                 })
                 .collect(),
-        })
+        };
+        // Within a factor of two of the size a card has where it lies: on a
+        // steep table near cards are several times the far ones.
+        typical.support = shaped
+            .iter()
+            .filter(|q| {
+                let expected = typical.area_for(q);
+                (0.5 * expected..=2.0 * expected).contains(&q.area())
+            })
+            .count();
+        Some(typical)
     }
 
     /// How many times the nearest card's side is the farthest's, by the size
