@@ -27,7 +27,7 @@ fn floor(condition: Condition) -> (f64, usize) {
         Condition::CardsAmongLookalikes => (0.83, 2),
         Condition::SingleCloseUp => (0.8, 0),
         Condition::TwentyOneTouching => (0.8, 0),
-        Condition::SteepAngle => (0.72, 0),
+        Condition::SteepAngle => (0.77, 0),
         Condition::DimWarm => (0.97, 0),
         Condition::AloneOnWhite => (0.8, 0),
         Condition::WhiteDeskClutter => (0.62, 0),

@@ -417,16 +417,30 @@ impl CardFinder {
                 _ => Vec::new(),
             };
             if parts.len() >= 2 {
+                // A large card on its own (the near row of a steep table)
+                // also falls apart where its paper is narrow beside a wide
+                // symbol: the blob stays a candidate, first, where it is the
+                // size a card has there ([`Typical::accepts`]).
+                if let Some((quad, in_space)) = shape {
+                    found.push(Found {
+                        quad,
+                        cut,
+                        in_space,
+                        falls_apart: true,
+                    });
+                }
                 found.extend(parts.into_iter().map(|(quad, in_space)| Found {
                     quad,
                     cut,
                     in_space,
+                    falls_apart: false,
                 }));
             } else if let Some((quad, in_space)) = shape {
                 found.push(Found {
                     quad,
                     cut,
                     in_space,
+                    falls_apart: false,
                 });
             }
         }

@@ -30,6 +30,9 @@ const PROFILE_STEPS: usize = 40;
 const SEAM_CONTRAST: f32 = 0.94;
 /// ...along this share of its length.
 const SEAM_SHARE: f32 = 0.7;
+/// The share of the cut at an end that must be as dark as the seam (a
+/// card's margin, where no symbol reaches).
+const END_SHARE: f32 = 0.3;
 /// A seam at least this many profile steps wide is a band of table between
 /// the cards; each card is then fitted again on its own.
 const BAND_STEPS: usize = 3;
@@ -71,7 +74,7 @@ pub(super) fn split_double(
         .filter(|(_, (t, _))| (CUT_RANGE.0..=CUT_RANGE.1).contains(t))
         .min_by(|a, b| a.1.1.total_cmp(&b.1.1))?;
     let paper = (darkness(0.25) + darkness(0.75)) / 2.0;
-    if seam > SEAM_CONTRAST * paper {
+    if seam > SEAM_CONTRAST * paper || !dark_to_an_end(white, cut(profile[best].0), paper) {
         return None;
     }
     // The seam may be a band (a gap bridged by something bright): each card
@@ -154,6 +157,17 @@ fn refit(white: &GrayImage, half: &Quad, level: f32, grow: f32) -> Option<Quad> 
         quad.map(|p| [p[0] + x0 as f32, p[1] + y0 as f32])
             .portrait(),
     )
+}
+
+/// Whether the cut `a → b` is dark at an end too, in the cards' blank
+/// margins: a seam between two cards reaches a side (cards laid side by
+/// side: both; two cards touching at a corner: the other end), where the one
+/// wide symbol of a large card (a near card on a steep table, twice the size
+/// of the far ones) darkens only the middle of a line through it.
+fn dark_to_an_end(white: &GrayImage, (a, b): (Point2, Point2), paper: f32) -> bool {
+    [(a, lerp(a, b, END_SHARE)), (lerp(a, b, 1.0 - END_SHARE), b)]
+        .into_iter()
+        .any(|(from, to)| whiteness_along(white, from, to, SEAM_SHARE) <= SEAM_CONTRAST * paper)
 }
 
 fn distance(a: Point2, b: Point2) -> f32 {
@@ -260,5 +274,34 @@ mod tests {
         }
         let blob = rect(50.0, 50.0, 252.0, 206.0);
         assert!(split_double(&white, &blob, CARD_AREA, CARD_ASPECT).is_none());
+    }
+
+    #[test]
+    fn a_wide_symbol_across_the_middle_is_no_seam() {
+        // One symbol across 70% of the middle line, the margins blank (the
+        // one symbol of a near card on a steep table): dark along most of
+        // the line, but at neither end.
+        let mut white = table_with(&[(50, 50, 252, 206)]);
+        for y in 73..183 {
+            for x in 140..162 {
+                white.put_pixel(x, y, Luma([40]));
+            }
+        }
+        let blob = rect(50.0, 50.0, 252.0, 206.0);
+        assert!(split_double(&white, &blob, CARD_AREA, CARD_ASPECT).is_none());
+        // A seam along the whole line still cuts, as does one that reaches
+        // one end only (two cards touching at a corner).
+        for (from, to) in [(50, 206), (50, 150)] {
+            let mut white = table_with(&[(50, 50, 252, 206)]);
+            for y in from..to {
+                for x in 150..153 {
+                    white.put_pixel(x, y, Luma([40]));
+                }
+            }
+            assert!(
+                split_double(&white, &blob, CARD_AREA, CARD_ASPECT).is_some(),
+                "seam over {from}..{to}"
+            );
+        }
     }
 }

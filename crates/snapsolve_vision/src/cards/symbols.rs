@@ -110,11 +110,7 @@ pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> Sy
     let cards = fits
         .into_iter()
         .flatten()
-        .map(|(quad, _)| Found {
-            quad,
-            cut: false,
-            in_space: false,
-        })
+        .map(|(quad, _)| Found::whole(quad))
         .collect();
     let centres = groups.iter().map(|group| Frame::of(group).centre).collect();
     SymbolCards { cards, centres }

@@ -16,11 +16,15 @@ use crate::quad::Point2;
 use crate::quad::Quad;
 
 /// A card-shaped quadrilateral, whether its outline runs along the picture's
-/// edge, and whether it is card-shaped only in space (see `CardFinder::card_quad`).
+/// edge, whether it is card-shaped only in space (see `CardFinder::card_quad`),
+/// and whether it also fell apart into card-shaped parts when eroded (two
+/// cards that touch, or one large card: the size a card has where it lies
+/// tells).
 pub(super) struct Found {
     pub quad: Quad,
     pub cut: bool,
     pub in_space: bool,
+    pub falls_apart: bool,
 }
 
 impl Found {
@@ -30,6 +34,7 @@ impl Found {
             quad,
             cut: false,
             in_space: false,
+            falls_apart: false,
         }
     }
 }
@@ -62,13 +67,18 @@ const PLANE_REACH: f32 = 0.5;
 /// not extrapolate far beyond the cards it was fitted to.
 const PLANE_RANGE: f32 = 2.5;
 
+/// A blob that erosion also splits into parts is one card where it is at
+/// most this many times the size a card has there (a near card of a steep
+/// table); larger, its parts are the cards.
+const FALLS_APART_ONE_CARD: f32 = 1.5;
+
 impl Typical {
     pub fn of(found: &[Found]) -> Option<Typical> {
         // Cards card-shaped on the picture itself set the median card; those
         // card-shaped only in space (the far rows of a steep table, but also
         // the paper inside a long symbol) only help to fit the plane, within
         // reach of the median.
-        let whole = || found.iter().filter(|f| !f.cut);
+        let whole = || found.iter().filter(|f| !f.cut && !f.falls_apart);
         let shaped: Vec<&Quad> = whole().filter(|f| !f.in_space).map(|f| &f.quad).collect();
         let area = median(shaped.iter().map(|q| q.area()).collect())?;
         let mut typical = Typical {
@@ -148,6 +158,9 @@ impl Typical {
     pub fn accepts(&self, found: &Found, min_relative_area: f32) -> bool {
         let area = found.quad.area();
         let expected = self.area_for(&found.quad);
+        if found.falls_apart && area > FALLS_APART_ONE_CARD * expected {
+            return false;
+        }
         let (smallest, shaped) = if found.cut {
             (0.9, (found.quad.aspect() / self.aspect - 1.0).abs() < 0.15)
         } else {
@@ -239,7 +252,30 @@ mod tests {
             },
             cut: false,
             in_space: false,
+            falls_apart: false,
         }
+    }
+
+    #[test]
+    fn a_blob_that_falls_apart_is_one_card_only_at_a_cards_size() {
+        let cards: Vec<Found> = (0..6)
+            .map(|i| square([100.0 + 150.0 * i as f32, 300.0], 100.0))
+            .collect();
+        let typical = Typical::of(&cards).expect("cards");
+        let mut large = square([400.0, 500.0], 110.0);
+        large.falls_apart = true;
+        assert!(typical.accepts(&large, 0.5), "1.2 cards: one card");
+        let mut pair = square([400.0, 500.0], 140.0);
+        pair.falls_apart = true;
+        assert!(
+            !typical.accepts(&pair, 0.5),
+            "2 cards: its parts are the cards"
+        );
+        pair.falls_apart = false;
+        assert!(
+            typical.accepts(&pair, 0.5),
+            "a blob that did not fall apart"
+        );
     }
 
     #[test]
