@@ -38,6 +38,12 @@ pub const DETECTED_CARD_THRESHOLD: f32 = 0.95;
 /// stress tables read 0.999 and more).
 pub const TURNED_CARD_THRESHOLD: f32 = 0.95;
 
+/// Only outlines squarer than this on the picture can be cards the wrong
+/// way round: a card looks wider than long only foreshortened along its
+/// length, and so never much longer than wide the other way (the far cards
+/// turned on steep stress tables: 1.04-1.33).
+const TURNED_MAX_ASPECT: f32 = 1.4;
+
 /// One card found on the table.
 #[derive(Clone, Debug)]
 pub struct TableCard {
@@ -312,7 +318,9 @@ fn read_turned_a_quarter(
         return;
     }
     let (turned, crops): (Vec<(usize, Quad)>, Vec<RgbImage>) = (0..named.len())
-        .filter(|&i| !named[i].1.is_card(threshold(&named[i].0)))
+        .filter(|&i| {
+            named[i].0.aspect() < TURNED_MAX_ASPECT && !named[i].1.is_card(threshold(&named[i].0))
+        })
         .filter_map(|i| {
             let quad = named[i].0.turned_a_quarter();
             card_crop(&photo.image, &quad).map(|crop| ((i, quad), crop))
