@@ -504,24 +504,34 @@ mod tests {
     }
 
     #[test]
-    fn a_card_outlined_sideways_is_read_a_quarter_turn_round() {
-        let table = super::super::example::example_table();
-        let photo = super::super::example::example_photo();
+    fn a_far_card_outlined_sideways_is_read_a_quarter_turn_round() {
+        use super::super::stress::Condition;
+        let table = snapsolve_synth::render_table(&Condition::SteepAngle.spec(0));
+        let photo = Photo::from_upright(table.image.clone());
         let classifier =
             super::super::NetworkClassifier::embedded().expect("the shipped weights load");
-        // Each true outline but the first with its corners' roles moved on
-        // by one: those cards would be cut out lying on their side.
-        let outlines = table.cards.iter().enumerate().map(|(i, placed)| {
-            let upright = Quad {
-                corners: placed.corners,
-            };
-            if i == 0 {
-                upright
-            } else {
-                upright.turned_a_quarter()
-            }
-        });
-        let named = name_candidates(&photo, &classifier, outlines.collect(), &[]);
+        // Cards foreshortened until they look about as wide as long, but the
+        // first, outlined with their corners' roles moved on by one (cut out,
+        // they would lie on their side).
+        let far = |quad: &Quad| quad.aspect() < TURNED_MAX_ASPECT;
+        let outlines: Vec<Quad> = table
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, placed)| {
+                let quad = Quad {
+                    corners: placed.corners,
+                };
+                if i > 0 && far(&quad) {
+                    quad.turned_a_quarter()
+                } else {
+                    quad
+                }
+            })
+            .collect();
+        let sideways = (1..outlines.len()).filter(|&i| far(&outlines[i])).count();
+        assert!(sideways >= 3, "only {sideways} far cards");
+        let named = name_candidates(&photo, &classifier, outlines, &[]);
         let right = table
             .cards
             .iter()
@@ -529,7 +539,7 @@ mod tests {
             .count();
         assert!(
             right + 1 >= table.cards.len(),
-            "{right} of {}",
+            "{right} of {} ({sideways} sideways)",
             table.cards.len()
         );
     }
