@@ -41,6 +41,11 @@ pub enum TrainCommand {
         /// drawn (another hand's version of the same strokes).
         #[arg(long)]
         warp: bool,
+        /// Also soil a quarter of the cells each time they are drawn: a dark
+        /// photo's mottle, print showing through, smudges, a shadow's edge
+        /// (dirt on an empty cell is no digit).
+        #[arg(long)]
+        soil: bool,
     },
     /// The SET card network, from rendered cards of both editions plus real
     /// crops split by source photo. Uses one core.
@@ -82,6 +87,7 @@ pub fn run(command: TrainCommand) -> CliResult {
             seed,
             net,
             warp,
+            soil,
         } => {
             let data_dir = data
                 .or_else(snapsolve::data::shared_data_dir)
@@ -97,6 +103,7 @@ pub fn run(command: TrainCommand) -> CliResult {
                 seed,
                 net: net.config(),
                 warp,
+                soil,
             };
             let bar = ProgressBar::new(steps as u64);
             if let Ok(style) = ProgressStyle::with_template(
