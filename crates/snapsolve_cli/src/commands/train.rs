@@ -60,7 +60,8 @@ pub enum TrainCommand {
 pub enum DigitNetSize {
     /// Two convolutions of 12 and 24 channels, 96 hidden units.
     Small,
-    /// Convolutions of 16, 32 and 64 channels, 128 hidden units.
+    /// Convolutions of 16, 32 and 64 channels, 128 hidden units (the
+    /// committed weights: `--net deeper --warp --soil`).
     Deeper,
 }
 
