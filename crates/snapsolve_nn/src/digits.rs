@@ -43,7 +43,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// The committed model: 28x28 input, 12 and 24 channels, 96 hidden units.
+    /// The committed model until session 14: 28x28 input, 12 and 24
+    /// channels, 96 hidden units.
     pub fn small() -> Config {
         Config {
             side: 28,
@@ -55,7 +56,7 @@ impl Config {
 
     /// Wider, with a third convolution: 16 and 32 channels, then 64 on the
     /// 7x7 planes, 128 hidden units (426,122 weights; about 2.5 times the
-    /// small network's work per cell).
+    /// small network's work per cell); the committed model since session 15.
     pub fn deeper() -> Config {
         Config {
             side: 28,

@@ -77,6 +77,9 @@ pub struct DigitTraining {
     pub net: Config,
     /// Warp half the examples ([`Warp`]) besides the other distortions.
     pub warp: bool,
+    /// Soil a share of the examples ([`soil_cell`]): the mottle of a dark
+    /// photo, print showing through, smudges, a shadow's edge.
+    pub soil: bool,
 }
 
 /// Cells with their classes (0 = empty, 1-9).
@@ -418,11 +421,147 @@ pub fn augment_cell(cell: &mut [f32], warp: bool, rng: &mut impl Rng) {
     }
 }
 
+/// Share of examples soiled ([`soil_cell`]) when [`DigitTraining::soil`] is set.
+const SOIL_SHARE: f64 = 0.25;
+
+/// Soils a cell the way paper and camera soil real ones, so that dirt on an
+/// empty cell is no digit: the network otherwise meets such dirt almost only
+/// on the few training photos that have it, and reads noisy empty printed
+/// cells (a dark photo's mottle, newsprint's show-through) as digits. One of:
+/// - the mottle of a dark, noisy photo: each cell's paper level is its 80%
+///   quantile ([`sample_cells`]), so noise leaves faint ink over most of it;
+/// - print from the other side of the page: another cell's digit mirrored,
+///   blurred, faint, anywhere in the cell;
+/// - one to three smudges, soft blobs of any shape;
+/// - the edge of a shadow, ink rising across the cell.
+///
+/// Every class is soiled alike, so dirt says nothing of the class.
+fn soil_cell(cell: &mut [f32], pools: &[&CellSet; 3], rng: &mut impl Rng) {
+    let side = CELL_INPUT_SIDE;
+    let mut dirt = vec![0.0f32; CELL_LEN];
+    match rng.random_range(0..4) {
+        0 => mottle(&mut dirt, rng),
+        1 => show_through(&mut dirt, pools, rng),
+        2 => {
+            for _ in 0..rng.random_range(1..=3) {
+                let (cx, cy) = (
+                    rng.random_range(0.0..side as f32),
+                    rng.random_range(0.0..side as f32),
+                );
+                let (sx, sy) = (rng.random_range(1.5..5.0f32), rng.random_range(1.5..5.0f32));
+                let strength = rng.random_range(0.15..0.5f32);
+                for (i, d) in dirt.iter_mut().enumerate() {
+                    let (x, y) = ((i % side) as f32, (i / side) as f32);
+                    let r = ((x - cx) / sx).powi(2) + ((y - cy) / sy).powi(2);
+                    *d = d.max(strength * (-0.5 * r).exp());
+                }
+            }
+        }
+        _ => {
+            let angle = rng.random_range(0.0..std::f32::consts::TAU);
+            let (dx, dy) = (angle.cos(), angle.sin());
+            let middle = (side as f32 - 1.0) / 2.0;
+            let start = rng.random_range(-0.5..0.5f32) * side as f32;
+            let rise = rng.random_range(0.1..0.4f32) / (0.5 * side as f32);
+            for (i, d) in dirt.iter_mut().enumerate() {
+                let (x, y) = ((i % side) as f32 - middle, (i / side) as f32 - middle);
+                *d = ((x * dx + y * dy - start) * rise).clamp(0.0, 0.4);
+            }
+        }
+    }
+    for (v, d) in cell.iter_mut().zip(&dirt) {
+        *v = (*v + d).clamp(0.0, 1.0);
+    }
+}
+
+/// The mottle of a dark, noisy photo: smooth noise (random values on a
+/// coarse grid, bilinear between them) and some fine noise, above the level
+/// of its lightest fifth (the cell's paper level, as [`sample_cells`] sets it).
+fn mottle(dirt: &mut [f32], rng: &mut impl Rng) {
+    let side = CELL_INPUT_SIDE;
+    let knots = rng.random_range(4..=9usize);
+    let coarse: Vec<f32> = (0..knots * knots)
+        .map(|_| rng.random_range(-1.0..1.0f32))
+        .collect();
+    let fine = rng.random_range(0.0..0.5f32);
+    let strength = rng.random_range(0.08..0.5f32);
+    let scale = (knots - 1) as f32 / (side - 1) as f32;
+    for (i, d) in dirt.iter_mut().enumerate() {
+        let (u, v) = ((i % side) as f32 * scale, (i / side) as f32 * scale);
+        let (i0, j0) = ((u as usize).min(knots - 2), (v as usize).min(knots - 2));
+        let (fu, fv) = (u - i0 as f32, v - j0 as f32);
+        let at = |i: usize, j: usize| coarse[j * knots + i];
+        let top = at(i0, j0) * (1.0 - fu) + at(i0 + 1, j0) * fu;
+        let bottom = at(i0, j0 + 1) * (1.0 - fu) + at(i0 + 1, j0 + 1) * fu;
+        let smooth = top * (1.0 - fv) + bottom * fv;
+        *d = strength * (smooth + fine * rng.random_range(-1.0..1.0f32));
+    }
+    let mut sorted = dirt.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let paper = sorted[sorted.len() / 5];
+    dirt.iter_mut().for_each(|d| *d = (*d - paper).max(0.0));
+}
+
+/// Print showing through from the other side of the page: a digit of another
+/// cell (none if none is found in a few draws), mirrored, blurred three
+/// times, faint, moved anywhere in the cell.
+fn show_through(dirt: &mut [f32], pools: &[&CellSet; 3], rng: &mut impl Rng) {
+    let side = CELL_INPUT_SIDE as i32;
+    let mut source = None;
+    for _ in 0..8 {
+        let set = pools[rng.random_range(1..3)];
+        if set.is_empty() {
+            continue;
+        }
+        let i = rng.random_range(0..set.len());
+        // Not 1 or 8: mirrored, they are still themselves, and a faint one is a pencil digit.
+        if ![0, 1, 8].contains(&set.labels[i]) {
+            source = Some(set.cell(i));
+            break;
+        }
+    }
+    let Some(source) = source else {
+        return;
+    };
+    let (dx, dy) = (rng.random_range(-8..=8), rng.random_range(-8..=8));
+    let mut moved = vec![0.0f32; CELL_LEN];
+    for y in 0..side {
+        for x in 0..side {
+            let (sx, sy) = (side - 1 - (x - dx), y - dy);
+            if (0..side).contains(&sx) && (0..side).contains(&sy) {
+                moved[(y * side + x) as usize] = source[(sy * side + sx) as usize];
+            }
+        }
+    }
+    for _ in 0..3 {
+        let before = moved.clone();
+        for y in 0..side {
+            for x in 0..side {
+                let mut sum = 0.0;
+                for (yy, xx) in
+                    (y - 1..=y + 1).flat_map(|yy| (x - 1..=x + 1).map(move |xx| (yy, xx)))
+                {
+                    if (0..side).contains(&xx) && (0..side).contains(&yy) {
+                        sum += before[(yy * side + xx) as usize];
+                    }
+                }
+                moved[(y * side + x) as usize] = sum / 9.0;
+            }
+        }
+    }
+    let strength = rng.random_range(0.12..0.4f32);
+    let peak = moved.iter().fold(0.0f32, |m, &v| m.max(v)).max(1e-3);
+    for (d, m) in dirt.iter_mut().zip(&moved) {
+        *d = strength * m / peak;
+    }
+}
+
 /// A batch drawn from the pools by [`POOL_SHARES`] (empty pools give their share
 /// to the others), augmented.
 fn draw_batch(
     pools: &[&CellSet; 3],
     warp: bool,
+    soil: bool,
     rng: &mut Pcg64Mcg,
 ) -> candle_core::Result<(Tensor, Tensor)> {
     let weights: Vec<f64> = pools
@@ -445,6 +584,10 @@ fn draw_batch(
         let start = inputs.len();
         inputs.extend_from_slice(set.cell(i));
         augment_cell(&mut inputs[start..], warp, rng);
+        // Drawn only when asked, so runs without soiling repeat the earlier ones.
+        if soil && rng.random_bool(SOIL_SHARE) {
+            soil_cell(&mut inputs[start..], pools, rng);
+        }
         labels.push(set.labels[i]);
     }
     Ok((
@@ -580,7 +723,7 @@ pub fn train_digits(
     train_loop(
         &vars,
         &config,
-        |_| draw_batch(&pools, job.warp, &mut rng),
+        |_| draw_batch(&pools, job.warp, job.soil, &mut rng),
         |(xs, ys)| candle_nn::loss::cross_entropy(&net.forward_train(xs, &mut dropout_rng)?, ys),
         |report| {
             progress(Progress::Step(report));
@@ -628,6 +771,29 @@ mod tests {
                 let reach = WARP_BEND + WARP_SLANT * 13.5;
                 assert!((sx - x).abs() <= reach && (sy - y).abs() <= WARP_BEND);
             }
+        }
+    }
+
+    #[test]
+    fn soiling_inks_an_empty_cell_faintly_and_keeps_a_digit() {
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut digits = CellSet::default();
+        let mut bar = vec![0.0; CELL_LEN];
+        bar[6 * CELL_INPUT_SIDE + 13..22 * CELL_INPUT_SIDE + 13]
+            .iter_mut()
+            .step_by(CELL_INPUT_SIDE)
+            .for_each(|v| *v = 1.0);
+        digits.push(&bar, 7);
+        let pools = [&digits, &digits, &digits];
+        for _ in 0..40 {
+            let mut blank = vec![0.0; CELL_LEN];
+            soil_cell(&mut blank, &pools, &mut rng);
+            assert!(blank.iter().all(|&v| (0.0..=1.0).contains(&v)));
+            let mean = blank.iter().sum::<f32>() / CELL_LEN as f32;
+            assert!(mean > 0.0 && mean < 0.5, "faint dirt, mean ink {mean}");
+            let mut one = bar.clone();
+            soil_cell(&mut one, &pools, &mut rng);
+            assert!((6..22).all(|y| one[y * CELL_INPUT_SIDE + 13] == 1.0));
         }
     }
 

@@ -42,6 +42,11 @@ pub enum TrainCommand {
         /// drawn (another hand's version of the same strokes).
         #[arg(long)]
         warp: bool,
+        /// Also soil a quarter of the cells each time they are drawn: a dark
+        /// photo's mottle, print showing through, smudges, a shadow's edge
+        /// (dirt on an empty cell is no digit).
+        #[arg(long)]
+        soil: bool,
     },
     /// The SET card network, from rendered cards of both editions plus real
     /// crops split by source photo. Uses one core.
@@ -56,7 +61,8 @@ pub enum TrainCommand {
 pub enum DigitNetSize {
     /// Two convolutions of 12 and 24 channels, 96 hidden units.
     Small,
-    /// Convolutions of 16, 32 and 64 channels, 128 hidden units.
+    /// Convolutions of 16, 32 and 64 channels, 128 hidden units (the
+    /// committed weights: `--net deeper --warp --soil`).
     Deeper,
 }
 
@@ -83,6 +89,7 @@ pub fn run(command: TrainCommand) -> CliResult {
             seed,
             net,
             warp,
+            soil,
         } => {
             let data_dir = data
                 .or_else(snapsolve::data::shared_data_dir)
@@ -98,6 +105,7 @@ pub fn run(command: TrainCommand) -> CliResult {
                 seed,
                 net: net.config(),
                 warp,
+                soil,
             };
             let bar = ProgressBar::new(steps as u64);
             if let Ok(style) = ProgressStyle::with_template(
