@@ -223,6 +223,20 @@ mod tests {
         image
     }
 
+    /// `white` with dark ink over `xs` x `ys` (a symbol, or a seam).
+    fn inked(
+        mut white: GrayImage,
+        xs: std::ops::Range<u32>,
+        ys: std::ops::Range<u32>,
+    ) -> GrayImage {
+        for y in ys {
+            for x in xs.clone() {
+                white.put_pixel(x, y, Luma([40]));
+            }
+        }
+        white
+    }
+
     fn rect(x0: f32, y0: f32, x1: f32, y1: f32) -> Quad {
         Quad {
             corners: [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
@@ -266,12 +280,7 @@ mod tests {
     fn a_symbol_across_the_middle_is_no_seam() {
         // Double-shaped paper with a dark symbol on the middle line covering
         // half of it (a card seen squarer than the rest): not two cards.
-        let mut white = table_with(&[(50, 50, 252, 206)]);
-        for y in 90..168 {
-            for x in 140..162 {
-                white.put_pixel(x, y, Luma([40]));
-            }
-        }
+        let white = inked(table_with(&[(50, 50, 252, 206)]), 140..162, 90..168);
         let blob = rect(50.0, 50.0, 252.0, 206.0);
         assert!(split_double(&white, &blob, CARD_AREA, CARD_ASPECT).is_none());
     }
@@ -281,23 +290,13 @@ mod tests {
         // One symbol across 70% of the middle line, the margins blank (the
         // one symbol of a near card on a steep table): dark along most of
         // the line, but at neither end.
-        let mut white = table_with(&[(50, 50, 252, 206)]);
-        for y in 73..183 {
-            for x in 140..162 {
-                white.put_pixel(x, y, Luma([40]));
-            }
-        }
+        let white = inked(table_with(&[(50, 50, 252, 206)]), 140..162, 73..183);
         let blob = rect(50.0, 50.0, 252.0, 206.0);
         assert!(split_double(&white, &blob, CARD_AREA, CARD_ASPECT).is_none());
         // A seam along the whole line still cuts, as does one that reaches
         // one end only (two cards touching at a corner).
         for (from, to) in [(50, 206), (50, 150)] {
-            let mut white = table_with(&[(50, 50, 252, 206)]);
-            for y in from..to {
-                for x in 150..153 {
-                    white.put_pixel(x, y, Luma([40]));
-                }
-            }
+            let white = inked(table_with(&[(50, 50, 252, 206)]), 150..153, from..to);
             assert!(
                 split_double(&white, &blob, CARD_AREA, CARD_ASPECT).is_some(),
                 "seam over {from}..{to}"
