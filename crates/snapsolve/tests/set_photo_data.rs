@@ -168,7 +168,8 @@ fn network_reader_keeps_its_accuracy_per_source_on_the_newer_photos() {
 /// lookalike there is) that the card network never trained on: every card
 /// read there is a false card. Issue 13 asks for at most one over all
 /// card-free scenes; this floor holds today's reader with one of slack
-/// (measured when set: 5 false cards on 89 photos; see docs/evaluation.md).
+/// (measured when set: 1 false card on 89 photos, session 16; see
+/// docs/evaluation.md).
 #[test]
 fn network_reader_names_few_cards_on_held_out_card_free_photos() {
     let Some(root) =
@@ -195,4 +196,4 @@ fn network_reader_names_few_cards_on_held_out_card_free_photos() {
 }
 
 /// Most false cards allowed on the held-out card-free photos.
-const FALSE_CARDS_ON_CARD_FREE: usize = 4;
+const FALSE_CARDS_ON_CARD_FREE: usize = 2;

@@ -44,6 +44,18 @@ pub const TURNED_CARD_THRESHOLD: f32 = 0.95;
 /// turned on steep stress tables: 1.04-1.33).
 const TURNED_MAX_ASPECT: f32 = 1.4;
 
+/// A reading where no more than one candidate in this many is a card is a
+/// card alone in a crowd of outlines that are none: the cells of a printed
+/// grid, where one cell's coloured digit passes for a one-symbol card.
+/// On the card-free training photos all 11 false cards were so (1 card of
+/// 8-48 candidates); on 528 stress tables with cards, one reading was (1 of
+/// 18), the rest had at most four candidates a card.
+const CROWD: usize = 8;
+
+/// Cards alone in a crowd ([`CROWD`]) are kept only beyond doubt: the 11 false
+/// ones read 0.52-0.96.
+pub const CROWD_CARD_THRESHOLD: f32 = 0.99;
+
 /// One card found on the table.
 #[derive(Clone, Debug)]
 pub struct TableCard {
@@ -222,6 +234,7 @@ pub fn read_table_with(
             }
         }
     }
+    named.doubt_a_lone_card_in_a_crowd();
     let mut kept = named.cards;
     // The finder returns its cards in reading order; the detector's come after them.
     if !detected.is_empty() {
@@ -262,6 +275,15 @@ impl NamedCandidates {
     /// Whether more of the candidates are cards than not.
     fn mostly_cards(&self) -> bool {
         self.margin() > 0
+    }
+
+    /// Keeps only cards beyond doubt where they are alone in a crowd of
+    /// candidates that are no card ([`CROWD`]).
+    fn doubt_a_lone_card_in_a_crowd(&mut self) {
+        if self.cards.len() * CROWD <= self.candidates {
+            self.cards
+                .retain(|(_, reading)| reading.is_card(CROWD_CARD_THRESHOLD));
+        }
     }
 }
 
@@ -501,6 +523,45 @@ mod tests {
                 [x, bottom],
             ],
         }
+    }
+
+    /// Candidates at `probabilities`, one card each (their name is no matter here).
+    fn named_at(probabilities: &[f32]) -> NamedCandidates {
+        let reading = |p: f32| CardReading {
+            attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
+            card_probability: Some(p),
+        };
+        let named: Vec<(Quad, CardReading)> = probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (card(100.0 * i as f32, 0.0, 50.0), reading(p)))
+            .collect();
+        NamedCandidates {
+            candidates: named.len(),
+            cards: named
+                .into_iter()
+                .filter(|(_, reading)| reading.is_card(CARD_THRESHOLD))
+                .collect(),
+            partial: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_lone_card_in_a_crowd_of_no_cards_must_be_beyond_doubt() {
+        let cards_kept = |probabilities: &[f32]| {
+            let mut named = named_at(probabilities);
+            named.doubt_a_lone_card_in_a_crowd();
+            named.cards.len()
+        };
+        // One doubtful card among seven no-cards (a digit among the cells of a grid).
+        let crowd = [0.9, 0.0, 0.01, 0.0, 0.0, 0.02, 0.0, 0.0];
+        assert_eq!(cards_kept(&crowd), 0);
+        // Beyond doubt, it stays.
+        assert_eq!(cards_kept(&[0.999, 0.0, 0.01, 0.0, 0.0, 0.02, 0.0, 0.0]), 1);
+        // With one candidate fewer it is no crowd, and a doubtful card stays too.
+        assert_eq!(cards_kept(&crowd[..7]), 1);
+        // Two cards need a crowd of sixteen.
+        assert_eq!(cards_kept(&[0.9, 0.8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), 2);
     }
 
     #[test]
