@@ -11,27 +11,42 @@ use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 /// Tables per condition (both deck editions in turn).
 const TABLES: usize = 6;
 
+/// What a condition must hold, over its tables.
+struct Floor {
+    /// Least share of cards found where they lie and named right.
+    right: f64,
+    /// Least share of cards whose name the reading holds, wherever it outlines
+    /// them (what a player reads, and what a per-photo count measures).
+    named: f64,
+    /// Most cards read where no card lies.
+    false_cards: usize,
+}
+
 /// The floor of each condition for the default reader (threshold finder and
-/// card logit): least share of cards found and named right, most cards read
-/// where no card lies, over its tables. Set just under what this suite
-/// measured (docs/evaluation.md); the goal is 98% everywhere and no
-/// false card, so white on white, cards edge to edge, a white desk with
-/// things on it, busy surfaces (session 12) and the steep view (a phone's camera since session 11; the
-/// trapezoid warp before it stretched near cards as no camera does, and its
-/// floor was 0.68) are open gaps.
-fn floor(condition: Condition) -> (f64, usize) {
-    match condition {
-        Condition::WhiteOnWhite => (0.83, 0),
-        Condition::LightWood => (0.95, 0),
-        Condition::ClutterNoCards => (1.0, 0),
-        Condition::CardsAmongLookalikes => (0.83, 2),
-        Condition::SingleCloseUp => (0.8, 0),
-        Condition::TwentyOneTouching => (0.8, 0),
-        Condition::SteepAngle => (0.77, 0),
-        Condition::DimWarm => (0.97, 0),
-        Condition::AloneOnWhite => (0.8, 0),
-        Condition::WhiteDeskClutter => (0.62, 0),
-        Condition::BusySurface => (0.93, 0),
+/// card logit), set about a card under what this suite measured
+/// (docs/evaluation.md); the goal is 98% everywhere and no false
+/// card, so white on white, cards edge to edge, a white desk with things on
+/// it, busy surfaces (session 12) and the steep view (a phone's camera since
+/// session 11; the trapezoid warp before it stretched near cards as no
+/// camera does, and its floor was 0.68) are open gaps.
+fn floor(condition: Condition) -> Floor {
+    let (right, named, false_cards) = match condition {
+        Condition::WhiteOnWhite => (0.83, 0.95, 0),
+        Condition::LightWood => (0.95, 0.97, 0),
+        Condition::ClutterNoCards => (1.0, 1.0, 0),
+        Condition::CardsAmongLookalikes => (0.86, 0.91, 2),
+        Condition::SingleCloseUp => (0.8, 0.8, 0),
+        Condition::TwentyOneTouching => (0.84, 0.96, 0),
+        Condition::SteepAngle => (0.77, 0.8, 0),
+        Condition::DimWarm => (0.97, 0.98, 0),
+        Condition::AloneOnWhite => (0.8, 0.8, 0),
+        Condition::WhiteDeskClutter => (0.62, 0.79, 0),
+        Condition::BusySurface => (0.93, 0.96, 0),
+    };
+    Floor {
+        right,
+        named,
+        false_cards,
     }
 }
 
@@ -47,23 +62,32 @@ fn every_hard_condition_holds_its_floor() {
             Finders::Threshold,
             &mut |_, _, _, _| {},
         );
-        let (accuracy, false_cards) = floor(condition);
+        let floor = floor(condition);
+        let named = score.name_accuracy();
         eprintln!(
-            "{:<24} {} cards: right {} ({:.1}%), misplaced {}, false {}",
+            "{:<24} {} cards: right {} ({:.1}%), named {} ({:.1}%), misplaced {}, false {}",
             condition.name(),
             score.cards,
             score.right,
             100.0 * score.card_accuracy(),
+            score.named,
+            100.0 * named,
             score.misplaced,
             score.false_cards
         );
-        if score.card_accuracy() < accuracy || score.false_cards > false_cards {
+        if score.card_accuracy() < floor.right
+            || named < floor.named
+            || score.false_cards > floor.false_cards
+        {
             failures.push(format!(
-                "{}: {:.1}% right (floor {:.0}%), {} false (at most {false_cards})",
+                "{}: {:.1}% right (floor {:.0}%), {:.1}% named (floor {:.0}%), {} false (at most {})",
                 condition.name(),
                 100.0 * score.card_accuracy(),
-                100.0 * accuracy,
-                score.false_cards
+                100.0 * floor.right,
+                100.0 * named,
+                100.0 * floor.named,
+                score.false_cards,
+                floor.false_cards
             ));
         }
     }

@@ -44,6 +44,7 @@ pub mod cores;
 mod double;
 mod edge_regions;
 mod edges;
+pub mod neighbours;
 mod nested;
 mod plane;
 pub mod refine;

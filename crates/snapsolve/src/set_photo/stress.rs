@@ -183,6 +183,15 @@ impl StressScore {
         self.right as f64 / self.cards as f64
     }
 
+    /// Share of true cards whose name the reading holds, wherever it outlines
+    /// them (1 when there are none).
+    pub fn name_accuracy(&self) -> f64 {
+        if self.cards == 0 {
+            return 1.0;
+        }
+        self.named as f64 / self.cards as f64
+    }
+
     fn add(&mut self, other: &StressScore) {
         self.tables += other.tables;
         self.cards += other.cards;

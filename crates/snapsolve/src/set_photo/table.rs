@@ -10,6 +10,7 @@ use image::{Rgb, RgbImage};
 use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
 use snapsolve_vision::cards::cores::missed_by_finder;
+use snapsolve_vision::cards::neighbours::guesses_beside;
 use snapsolve_vision::cards::sort_in_reading_order_by;
 use snapsolve_vision::crop::card_crop;
 use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
@@ -235,9 +236,12 @@ pub fn read_table_with(
         }
     }
     named.doubt_a_lone_card_in_a_crowd();
+    let found_cards = named.cards.len();
+    add_cards_beside(photo, classifier, &mut named);
     let mut kept = named.cards;
-    // The finder returns its cards in reading order; the detector's come after them.
-    if !detected.is_empty() {
+    // The finder returns its cards in reading order; the detector's and
+    // those found beside them come after them.
+    if !detected.is_empty() || kept.len() > found_cards {
         let typical = median_area(kept.iter().map(|(quad, _)| quad)).unwrap_or(1.0);
         sort_in_reading_order_by(&mut kept, typical, |(quad, _)| quad);
     }
@@ -318,6 +322,44 @@ fn name_candidates(
         cards,
         candidates,
         partial,
+    }
+}
+
+/// Rounds of looking beside the cards for more ([`add_cards_beside`]): each
+/// can continue a row by one card.
+const BESIDE_ROUNDS: usize = 3;
+
+/// Cards guessed beside others must convince the card network beyond doubt:
+/// the guess is where a card would be, not the outline of something seen.
+pub const BESIDE_CARD_THRESHOLD: f32 = 0.95;
+
+/// Adds the cards the finder missed in the rows and columns of those it found
+/// (a card edge to edge with others whose seams do not show): each place
+/// the cards point at ([`guesses_beside`]) is named, and kept where the card
+/// network takes it for a card beyond doubt; new cards point further.
+fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
+    let mut tried: Vec<Quad> = Vec::new();
+    for _ in 0..BESIDE_ROUNDS {
+        let cards: Vec<Quad> = named.cards.iter().map(|(quad, _)| *quad).collect();
+        let guesses = guesses_beside(&photo.image, &cards, &tried);
+        tried.extend(&guesses);
+        let (quads, crops) = card_crops(&photo.image, guesses);
+        let more: Vec<(Quad, CardReading)> = quads
+            .into_iter()
+            .zip(classifier.classify(&crops))
+            // A classifier that cannot tell a card from the table takes every
+            // guess for one: only a card probability counts here.
+            .filter(|(_, reading)| {
+                reading
+                    .card_probability
+                    .is_some_and(|p| p >= BESIDE_CARD_THRESHOLD)
+            })
+            .collect();
+        if more.is_empty() {
+            return;
+        }
+        named.candidates += more.len();
+        named.cards.extend(more);
     }
 }
 

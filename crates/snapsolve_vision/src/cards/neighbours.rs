@@ -1,0 +1,220 @@
+//! Where cards the finder missed should lie, guessed from the rows and
+//! columns of the cards it found.
+//!
+//! Cards on a table lie in rows and columns, often edge to edge. Where two
+//! found cards are neighbours in a row (or a column), the next place along
+//! that row at the same step likely holds a card too, and so does the place
+//! halfway between two cards two steps apart. Each guess is the outline of a
+//! found card moved by that step; whether a card lies there is for the card
+//! network to say. Guesses darker than the cards' paper (the table beyond
+//! the last card of a row) are not worth asking it about.
+
+use image::RgbImage;
+
+use crate::quad::{Point2, Quad};
+
+/// Neighbours are one step apart: from nearly touching (0.95 of a card) to
+/// a wide gap (0.6 of a card), measured along the card's own side.
+const STEP: (f32, f32) = (0.95, 1.6);
+/// A hole is two steps apart, each a step as above.
+const TWO_STEPS: (f32, f32) = (1.9, 3.2);
+/// How far off the row's line a neighbour may lie, in card sides.
+const OFF_LINE: f32 = 0.25;
+/// Guesses whose centres lie closer than this share of a card's shorter
+/// side are one guess.
+const SAME_PLACE: f32 = 0.3;
+/// A guess whose paper is darker than this share of the dullest card's
+/// paper shows the table, not a card.
+const PAPER_SHARE: f32 = 0.75;
+/// Points sampled across and along a quadrilateral to measure its paper.
+const PAPER_SAMPLES: (usize, usize) = (5, 8);
+
+/// Outlines where a card likely lies next to `cards` in their rows and
+/// columns of `image`, apart from places already taken by a card or tried
+/// before (`tried`), wholly inside the picture and about as white as the
+/// cards.
+pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Quad> {
+    let (width, height) = image.dimensions();
+    let dullest = cards
+        .iter()
+        .map(|card| paper_level(image, card))
+        .fold(f32::INFINITY, f32::min);
+    let mut guesses: Vec<Quad> = Vec::new();
+    for (i, a) in cards.iter().enumerate() {
+        for b in &cards[i + 1..] {
+            for guess in guesses_from_pair(a, b) {
+                let taken = cards.iter().chain(tried).chain(&guesses).any(|q| {
+                    q.contains(guess.centre())
+                        || guess.contains(q.centre())
+                        || same_place(q, &guess)
+                });
+                if !taken
+                    && inside(&guess, width, height)
+                    && paper_level(image, &guess) >= PAPER_SHARE * dullest
+                {
+                    guesses.push(guess);
+                }
+            }
+        }
+    }
+    guesses
+}
+
+/// The places a pair of cards points at: beyond each of them along their
+/// row, where they are neighbours; between them, where one card is missing.
+fn guesses_from_pair(a: &Quad, b: &Quad) -> Vec<Quad> {
+    let step = sub(b.centre(), a.centre());
+    let Some(steps) = steps_along_a_side(a, step) else {
+        return Vec::new();
+    };
+    if (STEP.0..=STEP.1).contains(&steps) {
+        vec![moved(b, step, 1.0), moved(a, step, -1.0)]
+    } else if (TWO_STEPS.0..=TWO_STEPS.1).contains(&steps) {
+        vec![moved(a, step, 0.5)]
+    } else {
+        Vec::new()
+    }
+}
+
+/// How many of the card's sides `offset` runs, where it runs along one side
+/// of the card `card` (within [`OFF_LINE`] of it); `None` otherwise.
+fn steps_along_a_side(card: &Quad, offset: Point2) -> Option<f32> {
+    let c = &card.corners;
+    let across = mean(sub(c[1], c[0]), sub(c[2], c[3]));
+    let along = mean(sub(c[3], c[0]), sub(c[2], c[1]));
+    let (x, y) = in_basis(offset, across, along)?;
+    if y.abs() <= OFF_LINE {
+        Some(x.abs())
+    } else if x.abs() <= OFF_LINE {
+        Some(y.abs())
+    } else {
+        None
+    }
+}
+
+/// `offset` as `x * u + y * v`, or `None` where `u` and `v` are parallel.
+fn in_basis(offset: Point2, u: Point2, v: Point2) -> Option<(f32, f32)> {
+    let det = u[0] * v[1] - u[1] * v[0];
+    if det.abs() < f32::EPSILON {
+        return None;
+    }
+    let x = (offset[0] * v[1] - offset[1] * v[0]) / det;
+    let y = (u[0] * offset[1] - u[1] * offset[0]) / det;
+    Some((x, y))
+}
+
+/// The whiteness (darkest channel) of the paper inside `quad`: the upper
+/// quartile of points spread over its middle, where symbols, which cover
+/// less than half of a card, do not reach.
+fn paper_level(image: &RgbImage, quad: &Quad) -> f32 {
+    let c = &quad.corners;
+    let (across, along) = PAPER_SAMPLES;
+    let mut levels: Vec<u8> = Vec::with_capacity(across * along);
+    for j in 0..along {
+        let t = 0.1 + 0.8 * (j as f32 + 0.5) / along as f32;
+        for i in 0..across {
+            let s = 0.1 + 0.8 * (i as f32 + 0.5) / across as f32;
+            // Bilinear across the quadrilateral's corners.
+            let top = lerp(c[0], c[1], s);
+            let bottom = lerp(c[3], c[2], s);
+            let [x, y] = lerp(top, bottom, t);
+            let (x, y) = (x.max(0.0) as u32, y.max(0.0) as u32);
+            if let Some(p) = image.get_pixel_checked(x, y) {
+                levels.push(p.0.into_iter().min().unwrap_or(0));
+            }
+        }
+    }
+    levels.sort_unstable();
+    levels
+        .get(levels.len() * 3 / 4)
+        .map_or(0.0, |&level| f32::from(level))
+}
+
+fn lerp(a: Point2, b: Point2, t: f32) -> Point2 {
+    [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]
+}
+
+fn same_place(a: &Quad, b: &Quad) -> bool {
+    let shorter = a.side_lengths().into_iter().fold(f32::INFINITY, f32::min);
+    let d = sub(a.centre(), b.centre());
+    d[0].hypot(d[1]) < SAME_PLACE * shorter
+}
+
+fn inside(quad: &Quad, width: u32, height: u32) -> bool {
+    quad.corners
+        .iter()
+        .all(|&[x, y]| x >= 0.0 && y >= 0.0 && x <= width as f32 && y <= height as f32)
+}
+
+fn moved(quad: &Quad, step: Point2, times: f32) -> Quad {
+    quad.map(|[x, y]| [x + times * step[0], y + times * step[1]])
+}
+
+fn sub(a: Point2, b: Point2) -> Point2 {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn mean(a: Point2, b: Point2) -> Point2 {
+    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(x: f32, y: f32) -> Quad {
+        Quad {
+            corners: [[x, y], [x + 10.0, y], [x + 10.0, y + 15.0], [x, y + 15.0]],
+        }
+    }
+
+    /// A white picture of `side` x `side`: every place is as white as a card.
+    fn white(side: u32) -> RgbImage {
+        RgbImage::from_pixel(side, side, image::Rgb([240, 240, 240]))
+    }
+
+    fn centres(quads: &[Quad]) -> Vec<Point2> {
+        let mut c: Vec<Point2> = quads.iter().map(Quad::centre).collect();
+        c.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        c
+    }
+
+    #[test]
+    fn a_row_is_continued_both_ways_and_its_hole_filled() {
+        // A row of cards edge to edge at x = 20, 30 and 50: 40 is a hole,
+        // and 10 continues the row (beyond 50, only once 40 is a card).
+        let row = [card(20.0, 10.0), card(30.0, 10.0), card(50.0, 10.0)];
+        let guesses = guesses_beside(&white(100), &row, &[]);
+        assert_eq!(centres(&guesses), vec![[15.0, 17.5], [45.0, 17.5]]);
+    }
+
+    #[test]
+    fn places_tried_or_outside_the_picture_are_not_guessed_again() {
+        let row = [card(0.0, 10.0), card(12.0, 10.0)];
+        // Left of the first card is outside the picture; right of the second was tried.
+        let tried = [card(24.5, 10.0)];
+        assert!(guesses_beside(&white(100), &row, &tried).is_empty());
+    }
+
+    #[test]
+    fn places_darker_than_the_cards_are_table() {
+        // White cards at x = 20 and 30 on a dark table; x = 40 is white too.
+        let mut table = RgbImage::from_pixel(100, 100, image::Rgb([40, 60, 30]));
+        for x in 20..50 {
+            for y in 10..25 {
+                table.put_pixel(x, y, image::Rgb([230, 225, 220]));
+            }
+        }
+        let row = [card(20.0, 10.0), card(30.0, 10.0)];
+        assert_eq!(
+            centres(&guesses_beside(&table, &row, &[])),
+            vec![[45.0, 17.5]]
+        );
+    }
+
+    #[test]
+    fn cards_far_apart_or_off_a_line_point_nowhere() {
+        let scattered = [card(0.0, 0.0), card(40.0, 0.0), card(15.0, 20.0)];
+        assert!(guesses_beside(&white(200), &scattered, &[]).is_empty());
+    }
+}
