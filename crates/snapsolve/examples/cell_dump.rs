@@ -15,10 +15,9 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use snapsolve::sudoku_photo::blank::{as_empty, middle_ink, too_little_for_a_digit};
 use snapsolve::sudoku_photo::eval::{EvalPhotos, selected};
 use snapsolve::sudoku_photo::{
-    CellProbabilities, DigitReader, most_likely, read_labels, read_photo,
+    CellProbabilities, DigitReader, empty_where_no_stroke, most_likely, read_labels, read_photo,
 };
 use snapsolve_vision::grid::{CellInk, darkest_channel, sample_cells};
 use snapsolve_vision::{Limits, read_image};
@@ -154,10 +153,8 @@ fn dump_rendered(
         reader
             .steadied(&ink, &mut probabilities)
             .map_err(|e| e.to_string())?;
-        for (i, p) in probabilities.iter_mut().enumerate() {
-            if most_likely(p) != 0 && too_little_for_a_digit(middle_ink(ink.cell(i)), p) {
-                *p = as_empty(p);
-            }
+        empty_where_no_stroke(&ink, 0, &mut probabilities);
+        for (i, p) in probabilities.iter().enumerate() {
             let kind = if page % 2 == 0 {
                 "mixed"
             } else {

@@ -46,13 +46,23 @@ pub struct MiddleInk {
     pub span: usize,
 }
 
+/// A cell read as a digit whose ink is under this share of the page's
+/// typical digit ink ([`typical_strength`])...
+pub const FAINT_SHARE: f32 = 0.3;
+/// ...is empty where the network gives empty this much or more: print or
+/// writing showing through from the back of a thin page, an erased digit.
+pub const FAINT_EMPTY: f32 = 0.1;
+/// The page's typical digit ink is only measured over this many cells read
+/// as digits or more.
+const MIN_DIGITS_FOR_TYPICAL: usize = 5;
+
 /// The largest 3x3 mean of the cell's ink, away from its outer 3 pixels.
 ///
 /// Run for every cell read as a digit (up to 81 a photo, twice each): the
 /// 3x3 sums are taken as sums of three horizontal 3-sums, each computed once
 /// (`across[y * SIDE + x]` = `ink[y][x - 1..=x + 1]`, for x in 1..SIDE - 1),
 /// a third of the additions of summing each window afresh.
-fn strength(ink: &[f32]) -> f32 {
+pub fn strength(ink: &[f32]) -> f32 {
     let mut across = vec![0.0f32; SIDE * SIDE];
     for y in 2..SIDE - 2 {
         for x in 3..SIDE - 3 {
@@ -154,6 +164,27 @@ pub fn too_little_for_a_digit(ink: MiddleInk, p: &CellProbabilities) -> bool {
     ink.span < MIN_DIGIT_SPAN || (ink.pixels < MIN_DIGIT_PIXELS && p[0] >= SMALL_INK_EMPTY)
 }
 
+/// The typical strength ([`strength`]) of a page's digits: the median over
+/// the cells read as digits, `None` when they are fewer than 5.
+pub fn typical_strength(mut read_as_digits: Vec<f32>) -> Option<f32> {
+    if read_as_digits.len() < MIN_DIGITS_FOR_TYPICAL {
+        return None;
+    }
+    read_as_digits.sort_by(f32::total_cmp);
+    Some(read_as_digits[read_as_digits.len() / 2])
+}
+
+/// Whether a cell of this strength, read with these probabilities, is too
+/// faint beside its page's digits (`typical`, see [`typical_strength`]) to
+/// be one: under [`FAINT_SHARE`] of their ink, with empty at
+/// [`FAINT_EMPTY`] or more. On thin pages the back's writing shows through,
+/// mirrored and faint, and the network can take it for a digit; on the
+/// training and validation photos no digit read right is fainter than 0.27
+/// of its page's typical ink (in handwriting; 0.32 filled in, 0.5 printed).
+pub fn too_faint_for_the_page(strength: f32, typical: f32, p: &CellProbabilities) -> bool {
+    strength < FAINT_SHARE * typical && p[0] >= FAINT_EMPTY
+}
+
 /// The probabilities of a cell found empty: the digits keep their order (for
 /// the rules) but together weigh [`BLANK_DIGIT_SHARE`] of empty.
 pub fn as_empty(p: &CellProbabilities) -> CellProbabilities {
@@ -235,6 +266,26 @@ mod tests {
         let sure = [0.02, 0.93, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05, 0.0, 0.0];
         assert!(too_little_for_a_digit(ink, &doubtful));
         assert!(!too_little_for_a_digit(ink, &sure));
+    }
+
+    #[test]
+    fn faint_ink_on_a_page_of_dark_digits_is_empty_when_the_network_doubts() {
+        assert_eq!(typical_strength(vec![0.9, 0.8, 1.0, 0.7]), None);
+        let typical = typical_strength(vec![0.9, 0.8, 1.0, 0.7, 0.85]).expect("five digits");
+        assert_eq!(typical, 0.85);
+        let doubtful = [0.2, 0.0, 0.0, 0.75, 0.0, 0.0, 0.0, 0.0, 0.05, 0.0];
+        let sure = [0.02, 0.0, 0.0, 0.93, 0.0, 0.0, 0.0, 0.0, 0.05, 0.0];
+        assert!(too_faint_for_the_page(0.2, typical, &doubtful));
+        assert!(!too_faint_for_the_page(0.2, typical, &sure));
+        assert!(!too_faint_for_the_page(0.3, typical, &doubtful));
+        // On a page of dark pen digits, a pencil 1 at a third of their ink
+        // stays a digit; writing showing through at a sixth is empty.
+        let pen = strength(&cell(&vertical(13, 8..20, 0.9)));
+        let typical = typical_strength(vec![pen; 9]).expect("nine digits");
+        let pencil = strength(&cell(&vertical(13, 8..20, 0.3)));
+        assert!(!too_faint_for_the_page(pencil, typical, &doubtful));
+        let show_through = strength(&cell(&vertical(13, 8..20, 0.15)));
+        assert!(too_faint_for_the_page(show_through, typical, &doubtful));
     }
 
     #[test]

@@ -91,10 +91,12 @@ pub fn read_photo(photo: &RgbImage, reader: &DigitReader) -> Result<PhotoReading
     })
 }
 
-/// Reads as empty every cell whose ink is too little for any digit (see
-/// [`blank`]), whatever the network says: `cells` in the photo's order,
-/// `probabilities` in the reading's, `quarters` turns from one to the other.
-fn empty_where_no_stroke(
+/// Reads as empty every cell whose ink is too little for any digit, whatever
+/// the network says, and then every cell whose ink is too faint beside the
+/// page's other digits where the network gives empty some weight (see
+/// [`blank`]): `cells` in the photo's order, `probabilities` in the reading's,
+/// `quarters` turns from one to the other.
+pub fn empty_where_no_stroke(
     cells: &CellInk,
     quarters: usize,
     probabilities: &mut [CellProbabilities],
@@ -103,6 +105,20 @@ fn empty_where_no_stroke(
         let p = &mut probabilities[turned_index(i, quarters)];
         if most_likely(p) != 0 && blank::too_little_for_a_digit(blank::middle_ink(cells.cell(i)), p)
         {
+            *p = blank::as_empty(p);
+        }
+    }
+    let strengths: Vec<f32> = (0..81).map(|i| blank::strength(cells.cell(i))).collect();
+    let read_as_digits: Vec<f32> = (0..81)
+        .filter(|&i| most_likely(&probabilities[turned_index(i, quarters)]) != 0)
+        .map(|i| strengths[i])
+        .collect();
+    let Some(typical) = blank::typical_strength(read_as_digits) else {
+        return;
+    };
+    for (i, &strength) in strengths.iter().enumerate() {
+        let p = &mut probabilities[turned_index(i, quarters)];
+        if most_likely(p) != 0 && blank::too_faint_for_the_page(strength, typical, p) {
             *p = blank::as_empty(p);
         }
     }

@@ -35,17 +35,25 @@ pub enum TrainCommand {
         /// Seed of everything random.
         #[arg(long, default_value_t = 6)]
         seed: u64,
-        /// The network's size.
-        #[arg(long, value_enum, default_value_t = DigitNetSize::Small)]
+        /// The network's size (the committed weights: deeper).
+        #[arg(long, value_enum, default_value_t = DigitNetSize::Deeper)]
         net: DigitNetSize,
-        /// Also bend and slant half the cells a little each time they are
-        /// drawn (another hand's version of the same strokes).
+        /// Do not bend and slant half the cells each time they are drawn (by
+        /// default they are: another hand's version of the same strokes).
         #[arg(long)]
+        no_warp: bool,
+        /// Do not soil a quarter of the cells each time they are drawn (by
+        /// default they are: a dark photo's mottle, print showing through,
+        /// smudges, a shadow's edge; dirt on an empty cell is no digit).
+        #[arg(long)]
+        no_soil: bool,
+        /// Accepted for the commands of sessions 13-15 (`--warp` is the
+        /// default since session 16).
+        #[arg(long, hide = true, conflicts_with = "no_warp")]
         warp: bool,
-        /// Also soil a quarter of the cells each time they are drawn: a dark
-        /// photo's mottle, print showing through, smudges, a shadow's edge
-        /// (dirt on an empty cell is no digit).
-        #[arg(long)]
+        /// Accepted for the session-15 command (`--soil` is the default since
+        /// session 16).
+        #[arg(long, hide = true, conflicts_with = "no_soil")]
         soil: bool,
     },
     /// The SET card network, from rendered cards of both editions plus real
@@ -59,10 +67,11 @@ pub enum TrainCommand {
 /// Shapes of the digit network (`snapsolve_nn::digits::Config`).
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum DigitNetSize {
-    /// Two convolutions of 12 and 24 channels, 96 hidden units.
+    /// Two convolutions of 12 and 24 channels, 96 hidden units (the
+    /// default until session 15).
     Small,
     /// Convolutions of 16, 32 and 64 channels, 128 hidden units (the
-    /// committed weights: `--net deeper --warp --soil`).
+    /// default, and the committed weights' network).
     Deeper,
 }
 
@@ -88,8 +97,10 @@ pub fn run(command: TrainCommand) -> CliResult {
             rendered,
             seed,
             net,
-            warp,
-            soil,
+            no_warp,
+            no_soil,
+            warp: _,
+            soil: _,
         } => {
             let data_dir = data
                 .or_else(snapsolve::data::shared_data_dir)
@@ -104,8 +115,8 @@ pub fn run(command: TrainCommand) -> CliResult {
                 rendered_photos: rendered,
                 seed,
                 net: net.config(),
-                warp,
-                soil,
+                warp: !no_warp,
+                soil: !no_soil,
             };
             let bar = ProgressBar::new(steps as u64);
             if let Ok(style) = ProgressStyle::with_template(
@@ -151,5 +162,43 @@ pub fn run(command: TrainCommand) -> CliResult {
             );
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Train {
+        #[command(subcommand)]
+        command: TrainCommand,
+    }
+
+    /// The network and the two augmentations a `train` command line asks for.
+    fn recipe(args: &[&str]) -> Result<(DigitNetSize, bool, bool), clap::Error> {
+        let line = ["train", "digits"].iter().chain(args);
+        match Train::try_parse_from(line)?.command {
+            TrainCommand::Digits {
+                net,
+                no_warp,
+                no_soil,
+                ..
+            } => Ok((net, !no_warp, !no_soil)),
+            other => panic!("not the digits command: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_the_committed_weights_recipe() {
+        let plain = recipe(&[]).expect("parses");
+        assert!(matches!(plain, (DigitNetSize::Deeper, true, true)));
+        let session15 = recipe(&["--net", "deeper", "--warp", "--soil"]).expect("parses");
+        assert!(matches!(session15, (DigitNetSize::Deeper, true, true)));
+        let old = recipe(&["--net", "small", "--no-warp", "--no-soil"]).expect("parses");
+        assert!(matches!(old, (DigitNetSize::Small, false, false)));
+        assert!(recipe(&["--warp", "--no-warp"]).is_err());
+        assert!(recipe(&["--soil", "--no-soil"]).is_err());
     }
 }
