@@ -10,38 +10,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use snapsolve::sudoku_photo::blank::{as_empty, middle_ink, too_little_for_a_digit};
+use snapsolve::sudoku_photo::reader::transformed;
 use snapsolve::sudoku_photo::{CellProbabilities, DigitReader, most_likely};
 use snapsolve_vision::grid::CellInk;
 
 const SIDE: usize = 28;
-
-/// The cell zoomed by `scale` about its middle and moved by (`dx`, `dy`)
-/// pixels, bilinear, paper outside.
-fn transformed(cell: &[f32], scale: f32, dx: f32, dy: f32) -> Vec<f32> {
-    let c = (SIDE as f32 - 1.0) / 2.0;
-    let mut out = vec![0.0; SIDE * SIDE];
-    let at = |x: i32, y: i32| {
-        if x < 0 || y < 0 || x >= SIDE as i32 || y >= SIDE as i32 {
-            0.0
-        } else {
-            cell[y as usize * SIDE + x as usize]
-        }
-    };
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            let sx = (x as f32 - dx - c) / scale + c;
-            let sy = (y as f32 - dy - c) / scale + c;
-            let (x0, y0) = (sx.floor(), sy.floor());
-            let (fx, fy) = (sx - x0, sy - y0);
-            let (x0, y0) = (x0 as i32, y0 as i32);
-            out[y * SIDE + x] = at(x0, y0) * (1.0 - fx) * (1.0 - fy)
-                + at(x0 + 1, y0) * fx * (1.0 - fy)
-                + at(x0, y0 + 1) * (1.0 - fx) * fy
-                + at(x0 + 1, y0 + 1) * fx * fy;
-        }
-    }
-    out
-}
 
 struct Row {
     kind: String,

@@ -149,7 +149,7 @@ impl DigitReader {
 /// A cell's ink zoomed by `scale` about its middle, then moved `dx` pixels
 /// right and `dy` down (bilinear; paper comes in at the edges). At zoom 1
 /// and whole-pixel moves, each pixel is copied exactly.
-fn transformed(cell: &[f32], scale: f32, dx: f32, dy: f32) -> Vec<f32> {
+pub fn transformed(cell: &[f32], scale: f32, dx: f32, dy: f32) -> Vec<f32> {
     if scale == 1.0 && dx.fract() == 0.0 && dy.fract() == 0.0 {
         return shifted(cell, dx as isize, dy as isize);
     }
