@@ -182,8 +182,18 @@ impl Quad {
     }
 }
 
-fn distance(a: Point2, b: Point2) -> f32 {
+pub(crate) fn distance(a: Point2, b: Point2) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// `a - b`.
+pub(crate) fn sub(a: Point2, b: Point2) -> Point2 {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+/// The point `t` of the way from `a` to `b`.
+pub(crate) fn lerp(a: Point2, b: Point2, t: f32) -> Point2 {
+    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
 }
 
 /// Fits a quadrilateral to a closed outline given as boundary pixels (as

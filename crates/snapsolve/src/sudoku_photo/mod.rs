@@ -108,17 +108,17 @@ pub fn empty_where_no_stroke(
             *p = blank::as_empty(p);
         }
     }
-    let strengths: Vec<f32> = (0..81).map(|i| blank::strength(cells.cell(i))).collect();
-    let read_as_digits: Vec<f32> = (0..81)
+    // The ink of the cells read as digits (the page's empty cells need none).
+    let digits: Vec<(usize, f32)> = (0..81)
         .filter(|&i| most_likely(&probabilities[turned_index(i, quarters)]) != 0)
-        .map(|i| strengths[i])
+        .map(|i| (i, blank::strength(cells.cell(i))))
         .collect();
-    let Some(typical) = blank::typical_strength(read_as_digits) else {
+    let Some(typical) = blank::typical_strength(digits.iter().map(|&(_, s)| s).collect()) else {
         return;
     };
-    for (i, &strength) in strengths.iter().enumerate() {
+    for (i, strength) in digits {
         let p = &mut probabilities[turned_index(i, quarters)];
-        if most_likely(p) != 0 && blank::too_faint_for_the_page(strength, typical, p) {
+        if blank::too_faint_for_the_page(strength, typical, p) {
             *p = blank::as_empty(p);
         }
     }

@@ -12,7 +12,7 @@
 use image::{GrayImage, Luma};
 
 use crate::contours::outer_contours;
-use crate::quad::{Point2, Quad, fit_quad};
+use crate::quad::{Point2, Quad, distance, fit_quad, lerp};
 
 /// Area of a double, as a multiple of the typical card's.
 const DOUBLE_AREA: (f32, f32) = (1.6, 2.6);
@@ -168,14 +168,6 @@ fn dark_to_an_end(white: &GrayImage, (a, b): (Point2, Point2), paper: f32) -> bo
     [(a, lerp(a, b, END_SHARE)), (lerp(a, b, 1.0 - END_SHARE), b)]
         .into_iter()
         .any(|(from, to)| whiteness_along(white, from, to, SEAM_SHARE) <= SEAM_CONTRAST * paper)
-}
-
-fn distance(a: Point2, b: Point2) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-}
-
-fn lerp(a: Point2, b: Point2, t: f32) -> Point2 {
-    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
 }
 
 /// How white the segment `a → b` is along most of its length: the level that

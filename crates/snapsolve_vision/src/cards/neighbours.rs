@@ -11,7 +11,7 @@
 
 use image::RgbImage;
 
-use crate::quad::{Point2, Quad};
+use crate::quad::{Point2, Quad, lerp, sub};
 
 /// Neighbours are one step apart: from nearly touching (0.95 of a card) to
 /// a wide gap (0.6 of a card), measured along the card's own side.
@@ -130,10 +130,6 @@ fn paper_level(image: &RgbImage, quad: &Quad) -> f32 {
         .map_or(0.0, |&level| f32::from(level))
 }
 
-fn lerp(a: Point2, b: Point2, t: f32) -> Point2 {
-    [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]
-}
-
 fn same_place(a: &Quad, b: &Quad) -> bool {
     let shorter = a.side_lengths().into_iter().fold(f32::INFINITY, f32::min);
     let d = sub(a.centre(), b.centre());
@@ -148,10 +144,6 @@ fn inside(quad: &Quad, width: u32, height: u32) -> bool {
 
 fn moved(quad: &Quad, step: Point2, times: f32) -> Quad {
     quad.map(|[x, y]| [x + times * step[0], y + times * step[1]])
-}
-
-fn sub(a: Point2, b: Point2) -> Point2 {
-    [a[0] - b[0], a[1] - b[1]]
 }
 
 fn mean(a: Point2, b: Point2) -> Point2 {

@@ -30,7 +30,7 @@ use image::{GrayImage, RgbImage};
 
 use super::typical::Found;
 use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
-use crate::quad::{Point2, Quad};
+use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
     STEP_REACH, Side, distances, mirrored, pair_profile, placed_by_aspect, quad_of, rectangle,
@@ -304,10 +304,6 @@ fn across(axis: Point2) -> Point2 {
 
 fn dot(a: Point2, b: Point2) -> f32 {
     a[0] * b[0] + a[1] * b[1]
-}
-
-fn sub(a: Point2, b: Point2) -> Point2 {
-    [a[0] - b[0], a[1] - b[1]]
 }
 
 #[cfg(test)]
