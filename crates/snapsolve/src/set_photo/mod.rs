@@ -7,6 +7,7 @@ pub mod distort;
 pub mod eval;
 pub mod example;
 pub mod features;
+pub mod steady;
 pub mod stress;
 pub mod table;
 

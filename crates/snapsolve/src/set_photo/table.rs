@@ -19,6 +19,7 @@ use snapsolve_vision::{
 };
 
 use super::classify::{CardClassifier, CardReading};
+use super::steady::steady_doubtful_names;
 
 /// Readings below this confidence are reported as unsure.
 pub const LOW_CONFIDENCE: f32 = 0.5;
@@ -239,6 +240,7 @@ pub fn read_table_with(
     let found_cards = named.cards.len();
     add_cards_beside(photo, classifier, &mut named);
     let mut kept = named.cards;
+    steady_doubtful_names(&photo.image, classifier, &mut kept);
     // The finder returns its cards in reading order; the detector's and
     // those found beside them come after them.
     if !detected.is_empty() || kept.len() > found_cards {

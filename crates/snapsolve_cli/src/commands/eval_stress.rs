@@ -22,9 +22,9 @@ pub struct StressArgs {
     /// Tables rendered per condition (both deck editions in turn).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..=500))]
     tables: u16,
-    /// First table to render. Tables 0-5 are the suite the tests hold floors
-    /// on; try changes on later ones (say `--first 6 --tables 12`) so that the
-    /// suite stays a fair check of them.
+    /// First table to render. Tables 0-5 (0-23 of the one-card conditions)
+    /// are the suite the tests hold floors on; try changes on later ones (say
+    /// `--first 400 --tables 48`) so that the suite stays a fair check of them.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=10_000))]
     first: u16,
     /// Only this condition (white-on-white, light-wood, clutter-no-cards,

@@ -1,0 +1,45 @@
+//! Diagnostic: why a card was or was not taken. Prints every candidate the
+//! finder proposes (each card size it tried), with the card network's card
+//! probability and reading, and saves each crop as it reached the network:
+//! `cargo run --release -p snapsolve --example candidates -- PHOTO OUT_DIR`.
+
+use std::error::Error;
+use std::path::PathBuf;
+
+use snapsolve::set_photo::table::card_crops;
+use snapsolve::set_photo::{CardClassifier, NetworkClassifier};
+use snapsolve_vision::{CardFinder, Limits, read_photo};
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [photo, out] = args.as_slice() else {
+        return Err("usage: candidates PHOTO OUT_DIR".into());
+    };
+    let out = PathBuf::from(out);
+    std::fs::create_dir_all(&out)?;
+    let photo = read_photo(std::path::Path::new(photo), Limits::default())?;
+    let network = NetworkClassifier::embedded()?;
+    for (size, quads) in CardFinder::default()
+        .find_each_size(&photo.image, 4)
+        .into_iter()
+        .enumerate()
+    {
+        let (quads, crops) = card_crops(&photo.image, quads);
+        for (i, (reading, (quad, crop))) in network
+            .classify(&crops)
+            .into_iter()
+            .zip(quads.iter().zip(&crops))
+            .enumerate()
+        {
+            println!(
+                "size {size} candidate {i}: card {:.3} {} ({:.2}) corners {:?}",
+                reading.card_probability.unwrap_or(1.0),
+                reading.card(),
+                reading.confidence(),
+                quad.corners.map(|[x, y]| [x.round(), y.round()])
+            );
+            crop.save(out.join(format!("size{size}-{i}.png")))?;
+        }
+    }
+    Ok(())
+}
