@@ -241,6 +241,7 @@ pub fn read_table_with(
     add_cards_beside(photo, classifier, &mut named);
     let mut kept = named.cards;
     steady_doubtful_names(&photo.image, classifier, &mut kept);
+    drop_repeated_names(&mut kept);
     // The finder returns its cards in reading order; the detector's and
     // those found beside them come after them.
     if !detected.is_empty() || kept.len() > found_cards {
@@ -291,6 +292,21 @@ impl NamedCandidates {
                 .retain(|(_, reading)| reading.is_card(CROWD_CARD_THRESHOLD));
         }
     }
+}
+
+/// A deck holds each card once, and a misread card is seldom read as the
+/// name of another card on the same table: a name read this many times
+/// is a pattern, not cards (clutter table 429: twelve cells of a printed
+/// page between its dashes, read as one- and two-diamond cards; nothing
+/// else changed on stress tables 400-495 of every condition, nor on 300
+/// more clutter tables).
+const REPEATED: usize = 3;
+
+/// Drops every card whose name is read [`REPEATED`] times or more.
+fn drop_repeated_names(cards: &mut Vec<(Quad, CardReading)>) {
+    let names: Vec<Card> = cards.iter().map(|(_, reading)| reading.card()).collect();
+    let repeated = |card: &Card| names.iter().filter(|n| *n == card).count() >= REPEATED;
+    cards.retain(|(_, reading)| !repeated(&reading.card()));
 }
 
 /// Names the whole outlines among `quads` and keeps those the card network
@@ -588,6 +604,24 @@ mod tests {
                 .collect(),
             partial: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_name_read_three_times_is_a_pattern_and_twice_a_duplicate() {
+        let read_as = |value: usize| CardReading {
+            attribute_probabilities: [std::array::from_fn(|v| f32::from(u8::from(v == value))); 4],
+            card_probability: Some(1.0),
+        };
+        let mut cards: Vec<(Quad, CardReading)> = [0, 1, 0, 2, 0, 1]
+            .into_iter()
+            .enumerate()
+            .map(|(i, value)| (card(60.0 * i as f32, 0.0, 50.0), read_as(value)))
+            .collect();
+        drop_repeated_names(&mut cards);
+        // The three read as value 0 go; the two read as value 1 stay (a
+        // duplicate, reported as such), and so does the one of value 2.
+        let names: Vec<[u8; 4]> = cards.iter().map(|(_, r)| r.card().values()).collect();
+        assert_eq!(names, vec![[1; 4], [2; 4], [1; 4]]);
     }
 
     #[test]
