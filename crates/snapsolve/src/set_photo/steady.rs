@@ -129,6 +129,17 @@ mod tests {
         }
     }
 
+    /// Steadies `cards` on a blank picture with [`Sure`]: how many crops
+    /// it was asked to read.
+    fn crops_read_steadying(cards: &mut [(Quad, CardReading)]) -> usize {
+        let image = RgbImage::from_pixel(300, 200, Rgb([230, 230, 230]));
+        let classifier = Sure {
+            crops: AtomicUsize::new(0),
+        };
+        steady_doubtful_names(&image, &classifier, cards);
+        classifier.crops.load(Ordering::Relaxed)
+    }
+
     fn card(x: f32) -> Quad {
         Quad {
             corners: [[x, 40.0], [x + 60.0, 40.0], [x + 60.0, 134.0], [x, 134.0]],
@@ -152,7 +163,6 @@ mod tests {
 
     #[test]
     fn only_doubtful_cards_are_read_again_and_their_readings_averaged() {
-        let image = RgbImage::from_pixel(300, 200, Rgb([230, 230, 230]));
         let doubtful = CardReading {
             attribute_probabilities: [[0.6, 0.4, 0.0]; 4],
             card_probability: Some(0.9),
@@ -162,12 +172,8 @@ mod tests {
             card_probability: Some(1.0),
         };
         let mut cards = vec![(card(20.0), sure.clone()), (card(150.0), doubtful)];
-        let classifier = Sure {
-            crops: AtomicUsize::new(0),
-        };
-        steady_doubtful_names(&image, &classifier, &mut cards);
         // Six views of the doubtful card only.
-        assert_eq!(classifier.crops.load(Ordering::Relaxed), 6);
+        assert_eq!(crops_read_steadying(&mut cards), 6);
         assert_eq!(cards[0].1, sure);
         // Its own reading and six readings of value 1: the name follows them,
         // the card probability stays its own.
@@ -179,7 +185,6 @@ mod tests {
 
     #[test]
     fn a_card_the_views_read_less_surely_keeps_its_own_name() {
-        let image = RgbImage::from_pixel(300, 200, Rgb([230, 230, 230]));
         // 0.9 for each attribute: 0.66 in all, doubtful; the views' value 1
         // averaged with it gives 0.87 for each, 0.58 in all: less sure.
         let own = CardReading {
@@ -187,11 +192,7 @@ mod tests {
             card_probability: Some(1.0),
         };
         let mut cards = vec![(card(150.0), own.clone())];
-        let classifier = Sure {
-            crops: AtomicUsize::new(0),
-        };
-        steady_doubtful_names(&image, &classifier, &mut cards);
-        assert_eq!(classifier.crops.load(Ordering::Relaxed), 6);
+        assert_eq!(crops_read_steadying(&mut cards), 6);
         assert_eq!(cards[0].1, own);
     }
 }

@@ -305,8 +305,11 @@ const REPEATED: usize = 3;
 /// Drops every card whose name is read [`REPEATED`] times or more.
 fn drop_repeated_names(cards: &mut Vec<(Quad, CardReading)>) {
     let names: Vec<Card> = cards.iter().map(|(_, reading)| reading.card()).collect();
-    let repeated = |card: &Card| names.iter().filter(|n| *n == card).count() >= REPEATED;
-    cards.retain(|(_, reading)| !repeated(&reading.card()));
+    let mut name = names.iter();
+    cards.retain(|_| {
+        let card = name.next();
+        names.iter().filter(|n| Some(*n) == card).count() < REPEATED
+    });
 }
 
 /// Names the whole outlines among `quads` and keeps those the card network
