@@ -34,7 +34,7 @@ use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
     STEP_REACH, Side, distances, mirrored, pair_profile, placed_by_aspect, quad_of, rectangle,
-    refine, side_step,
+    refine, side_step, sides_of,
 };
 
 /// How much darker than its surroundings ink is, in levels of whiteness
@@ -280,6 +280,14 @@ fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool 
     (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
 }
 
+/// How clearly the faintest side of `quad` shows ([`side_step`], levels).
+pub(super) fn faintest_side(image: &RgbImage, quad: &Quad) -> f32 {
+    sides_of(quad)
+        .iter()
+        .map(|side| side_step(image, side))
+        .fold(f32::MAX, f32::min)
+}
+
 /// The unit direction from the first to the last of two or more symbols
 /// ordered across `axis`, or `None` for one symbol (or symbols on top of
 /// each other).
@@ -380,6 +388,23 @@ mod tests {
                 .fold(f32::MAX, f32::min);
             assert!(nearest < 4.0, "{corner:?} off by {nearest}: {cards:?}");
         }
+    }
+
+    #[test]
+    fn an_outline_cut_through_the_paper_has_a_side_that_does_not_show() {
+        // The card of the test above: its own outline steps on every side
+        // (the lit ones by two levels); one that lost the card's top part
+        // runs through its paper there.
+        let mut table = RgbImage::from_pixel(400, 300, Rgb([238, 238, 238]));
+        rect(&mut table, 153, 83, 80, 125, [214, 214, 214]);
+        rect(&mut table, 150, 80, 80, 125, [240, 240, 240]);
+        let outline = |top: f32| Quad {
+            corners: [[150.0, top], [230.0, top], [230.0, 205.0], [150.0, 205.0]],
+        };
+        let own = faintest_side(&table, &outline(79.5));
+        let cut = faintest_side(&table, &outline(110.0));
+        assert!(own >= 1.5, "{own}");
+        assert!(cut < 0.5, "{cut}");
     }
 
     #[test]

@@ -188,6 +188,20 @@ pub(super) fn quad_of(sides: &[Side; 4]) -> Option<Quad> {
     quad.is_convex().then(|| quad.portrait())
 }
 
+/// The four sides of `quad`, in its corners' order, facing away from its centre.
+pub(super) fn sides_of(quad: &Quad) -> [Side; 4] {
+    let centre = quad.centre();
+    std::array::from_fn(|k| {
+        let (from, to) = (quad.corners[k], quad.corners[(k + 1) % 4]);
+        let middle = [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0];
+        Side {
+            from,
+            to,
+            outward: sub(middle, centre),
+        }
+    })
+}
+
 /// The unit normal of a side's segment, on its outward side.
 fn from_to_normal(side: &Side) -> Point2 {
     let d = sub(side.to, side.from);
