@@ -140,6 +140,30 @@ impl CardFinder {
         readings
     }
 
+    /// Cards laid around faint symbols (washed-out ink on pale cards) beside
+    /// `cards`, cards already read in `image` (both in its pixels): of about
+    /// their size, near them, where none of them lies. Faint ink is looked
+    /// for only beside cards: on a desk with none, print, tape and shadows
+    /// pass for it.
+    pub fn faint_symbol_cards_beside(&self, image: &RgbImage, cards: &[Quad]) -> Vec<Quad> {
+        if cards.is_empty() {
+            return Vec::new();
+        }
+        let factor = shrink_factor(image.width(), image.height(), self.work_side);
+        let small = shrink_by(image, factor);
+        let scale = factor as f32;
+        let known: Vec<Quad> = cards
+            .iter()
+            .map(|quad| quad.map(|p| [p[0] / scale, p[1] / scale]))
+            .collect();
+        let (white, _) = balanced_whiteness_with_histogram(&small);
+        let above_mean = above_local_mean(&white, local_mean_radius(&white));
+        symbols::faint_cards_beside(&small, &above_mean, &known)
+            .into_iter()
+            .map(|quad| quad.map(|p| [p[0] * scale, p[1] * scale]))
+            .collect()
+    }
+
     /// The cards found in a straightened steep view ([`plane`]), mapped
     /// back to the picture: each replaces the outline found first on the
     /// same card (seen straight down, cards are upright rectangles of one
@@ -833,6 +857,46 @@ mod tests {
             draw_polygon_mut(&mut image, &points, Rgb([235, 235, 230]));
         }
         image
+    }
+
+    #[test]
+    fn faint_symbols_make_cards_only_beside_cards_already_read() {
+        // Two white cards on a pale desk, each with two ovals: vivid red on
+        // the first, washed-out pink on the second.
+        use imageproc::drawing::{draw_filled_ellipse_mut, draw_filled_rect_mut};
+        use imageproc::rect::Rect;
+        let mut desk = RgbImage::from_pixel(480, 300, Rgb([226, 224, 218]));
+        let card = |x: i32| Quad {
+            corners: [
+                [x as f32, 80.0],
+                [x as f32 + 80.0, 80.0],
+                [x as f32 + 80.0, 205.0],
+                [x as f32, 205.0],
+            ],
+        };
+        for (x, ink) in [(120, Rgb([200, 30, 40])), (260, Rgb([236, 190, 196]))] {
+            draw_filled_rect_mut(
+                &mut desk,
+                Rect::at(x + 3, 83).of_size(80, 125),
+                Rgb([200, 198, 192]),
+            );
+            draw_filled_rect_mut(
+                &mut desk,
+                Rect::at(x, 80).of_size(80, 125),
+                Rgb([246, 246, 244]),
+            );
+            for dy in [-17, 17] {
+                draw_filled_ellipse_mut(&mut desk, (x + 40, 142 + dy), 27, 13, ink);
+            }
+        }
+        let finder = CardFinder::default();
+        let beside = finder.faint_symbol_cards_beside(&desk, &[card(120)]);
+        assert_eq!(beside.len(), 1, "{beside:?}");
+        assert!(beside[0].contains([300.0, 142.0]), "{beside:?}");
+        assert!(finder.faint_symbol_cards_beside(&desk, &[]).is_empty());
+        // Nothing beside a card far away.
+        let far = card(120).map(|p| [p[0] - 110.0, p[1] - 400.0]);
+        assert!(finder.faint_symbol_cards_beside(&desk, &[far]).is_empty());
     }
 
     #[test]

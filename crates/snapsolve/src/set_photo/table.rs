@@ -362,7 +362,18 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
     let mut tried: Vec<Quad> = Vec::new();
     for _ in 0..BESIDE_ROUNDS {
         let cards: Vec<Quad> = named.cards.iter().map(|(quad, _)| *quad).collect();
-        let guesses = guesses_beside(&photo.image, &cards, &tried);
+        let mut guesses = guesses_beside(&photo.image, &cards, &tried);
+        if tried.is_empty() {
+            // Cards fitted around their own faint symbols are placed better
+            // than guesses from the rows: they replace those on their place.
+            let faint = CardFinder::default().faint_symbol_cards_beside(&photo.image, &cards);
+            guesses.retain(|g| {
+                !faint
+                    .iter()
+                    .any(|f| f.contains(g.centre()) || g.contains(f.centre()))
+            });
+            guesses.extend(faint);
+        }
         tried.extend(&guesses);
         let (quads, crops) = card_crops(&photo.image, guesses);
         let more: Vec<(Quad, CardReading)> = quads

@@ -4,7 +4,7 @@ use image::{GrayImage, RgbImage};
 use imageproc::geometry::contour_area;
 use imageproc::point::Point;
 
-use super::{INK_DEPTH, MIDDLE, Point2, across, dot, sub};
+use super::{MIDDLE, Point2, across, dot, sub};
 use crate::contours::outer_contours_above;
 
 /// A symbol's length over its thickness (an oval 2.1, the second edition's
@@ -40,14 +40,15 @@ pub(super) struct Symbol {
     pub half_thickness: f32,
 }
 
-/// The ink blobs shaped like a symbol.
-pub(super) fn symbols(image: &RgbImage, above_mean: &GrayImage) -> Vec<Symbol> {
+/// The ink blobs shaped like a symbol, ink being `depth` levels of
+/// whiteness below the local mean or more.
+pub(super) fn symbols(image: &RgbImage, above_mean: &GrayImage, depth: u8) -> Vec<Symbol> {
     let ink = GrayImage::from_fn(above_mean.width(), above_mean.height(), |x, y| {
         image::Luma([255 - above_mean.get_pixel(x, y)[0]])
     });
     let (width, height) = (ink.width() as i32, ink.height() as i32);
     let longest = MAX_SYMBOL_SHARE * width.max(height) as f32;
-    outer_contours_above(&ink, 255 - MIDDLE + INK_DEPTH)
+    outer_contours_above(&ink, 255 - MIDDLE + depth)
         .iter()
         .filter(|points| points.len() >= 8)
         .filter(|points| {
@@ -180,7 +181,11 @@ mod tests {
 
     fn groups_on(image: &RgbImage) -> Vec<usize> {
         let (white, _) = balanced_whiteness_with_histogram(image);
-        let found = symbols(image, &above_local_mean(&white, local_mean_radius(&white)));
+        let found = symbols(
+            image,
+            &above_local_mean(&white, local_mean_radius(&white)),
+            super::super::INK_DEPTH,
+        );
         groups(&found).iter().map(Vec::len).collect()
     }
 
