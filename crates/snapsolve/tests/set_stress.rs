@@ -42,11 +42,11 @@ fn floor(condition: Condition) -> Floor {
         Condition::ClutterNoCards => (1.0, 1.0, 0),
         Condition::CardsAmongLookalikes => (0.88, 0.93, 2),
         Condition::SingleCloseUp => (0.95, 0.95, 0),
-        Condition::TwentyOneTouching => (0.84, 0.96, 0),
+        Condition::TwentyOneTouching => (0.9, 0.96, 0),
         Condition::SteepAngle => (0.8, 0.81, 0),
         Condition::DimWarm => (0.97, 0.98, 0),
         Condition::AloneOnWhite => (0.83, 0.83, 0),
-        Condition::WhiteDeskClutter => (0.62, 0.81, 0),
+        Condition::WhiteDeskClutter => (0.72, 0.86, 0),
         Condition::BusySurface => (0.93, 0.96, 0),
     };
     Floor {

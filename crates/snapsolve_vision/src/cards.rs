@@ -142,9 +142,9 @@ impl CardFinder {
 
     /// Cards laid around faint symbols (washed-out ink on pale cards) beside
     /// `cards`, cards already read in `image` (both in its pixels): of about
-    /// their size, near them, where none of them lies. Faint ink is looked
-    /// for only beside cards: on a desk with none, print, tape and shadows
-    /// pass for it.
+    /// their size, near them, where none of them lies, their paper about as
+    /// white as theirs. Faint ink is looked for only beside cards: on a desk
+    /// with none, print, tape and shadows pass for it.
     pub fn faint_symbol_cards_beside(&self, image: &RgbImage, cards: &[Quad]) -> Vec<Quad> {
         if cards.is_empty() {
             return Vec::new();
@@ -158,9 +158,14 @@ impl CardFinder {
             .collect();
         let (white, _) = balanced_whiteness_with_histogram(&small);
         let above_mean = above_local_mean(&white, local_mean_radius(&white));
+        let dullest = cards
+            .iter()
+            .map(|card| neighbours::paper_level(image, card))
+            .fold(f32::INFINITY, f32::min);
         symbols::faint_cards_beside(&small, &above_mean, &known)
             .into_iter()
             .map(|quad| quad.map(|p| [p[0] * scale, p[1] * scale]))
+            .filter(|quad| neighbours::paper_level(image, quad) >= FAINT_PAPER_SHARE * dullest)
             .collect()
     }
 
@@ -292,9 +297,13 @@ impl CardFinder {
         typical: &Typical,
         symbol_centres: &[Point2],
     ) -> Vec<Quad> {
-        // Each card with its edge contrast (see [`edges`]) and how clearly its
-        // faintest side shows in colour ([`symbols::faintest_side`]).
-        let mut kept: Vec<(Quad, f32, f32)> = Vec::new();
+        // Each card with its edge contrast (see [`edges`]) and, once asked
+        // for, how clearly its faintest side shows in colour
+        // ([`symbols::faintest_side`]; read only where outlines compete).
+        let mut kept: Vec<(Quad, f32, Option<f32>)> = Vec::new();
+        let faintest = |quad: Quad, known: &mut Option<f32>| {
+            *known.get_or_insert_with(|| symbols::faintest_side(image, &quad))
+        };
         for found in candidates.iter().flatten() {
             if !typical.accepts(found, self.min_relative_area) {
                 continue;
@@ -313,18 +322,21 @@ impl CardFinder {
                     .filter(|&i| overlap(&kept[i].0, &quad))
                     .collect();
                 let contrast = edges::edge_contrast(white, &quad);
-                let faintest = symbols::faintest_side(image, &quad);
+                let mut shows = None;
                 match overlapping[..] {
-                    [] => kept.push((quad, contrast, faintest)),
+                    [] => kept.push((quad, contrast, shows)),
                     // The same card seen at another level.
                     // (An outline smaller than a card there is laid around
                     // some of its symbols only, whose middle is not the card's.)
                     [i] if clearly_sharper(contrast, kept[i].1)
-                        || clearly_shows(faintest, kept[i].2)
+                        || clearly_shows(
+                            faintest(quad, &mut shows),
+                            faintest(kept[i].0, &mut kept[i].2),
+                        )
                         || (better_centred(&quad, &kept[i].0, symbol_centres)
                             && quad.area() >= CENTRED_MIN_AREA * typical.area_for(&quad)) =>
                     {
-                        kept[i] = (quad, contrast, faintest)
+                        kept[i] = (quad, contrast, shows)
                     }
                     _ => {}
                 }
@@ -777,6 +789,10 @@ const EDGE_TYPICAL_MIN: usize = 4;
 /// lookalikes lost 8 and 6 of the 10 cards the edges add there; 12 lost none.
 const EDGES_BELOW_SUPPORT: usize = 12;
 
+/// A card around faint symbols must be paper at least this share as white
+/// as the dullest card read (a red disc on a checked cloth, its rectangle
+/// half checks, read 0.75; pale cards on a cream desk 1.0 and more).
+const FAINT_PAPER_SHARE: f32 = 0.85;
 /// A side shows clearly where it steps (or is a seam) by this many levels,
 /// and an outline replaces another on the same card where its faintest side
 /// shows this many times as clearly (tried on alone-on-white stress tables

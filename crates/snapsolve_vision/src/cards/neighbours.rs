@@ -106,7 +106,7 @@ fn in_basis(offset: Point2, u: Point2, v: Point2) -> Option<(f32, f32)> {
 /// The whiteness (darkest channel) of the paper inside `quad`: the upper
 /// quartile of points spread over its middle, where symbols, which cover
 /// less than half of a card, do not reach.
-fn paper_level(image: &RgbImage, quad: &Quad) -> f32 {
+pub(super) fn paper_level(image: &RgbImage, quad: &Quad) -> f32 {
     let c = &quad.corners;
     let (across, along) = PAPER_SAMPLES;
     let mut levels: Vec<u8> = Vec::with_capacity(across * along);

@@ -96,7 +96,7 @@ pub(super) struct SymbolCards {
 /// read from `above_mean` (its whiteness, not opened, over its local mean,
 /// centred on 128).
 pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> SymbolCards {
-    cards_of_ink(image, above_mean, INK_DEPTH)
+    cards_of_ink(image, above_mean, INK_DEPTH, |_| true)
 }
 
 /// Cards around fainter symbols ([`FAINT_INK_DEPTH`]: washed-out ink on
@@ -108,7 +108,9 @@ pub(super) fn faint_cards_beside(
     above_mean: &GrayImage,
     cards: &[Quad],
 ) -> Vec<Quad> {
-    cards_of_ink(image, above_mean, FAINT_INK_DEPTH)
+    // A group whose middle lies on a card read is that card's symbols.
+    let wanted = |middle: Point2| !cards.iter().any(|card| card.contains(middle));
+    cards_of_ink(image, above_mean, FAINT_INK_DEPTH, wanted)
         .cards
         .into_iter()
         .map(|found| found.quad)
@@ -134,8 +136,16 @@ fn near(a: &Quad, b: &Quad) -> bool {
 }
 
 /// The cards laid around the symbols of ink `depth` levels below the mean.
-fn cards_of_ink(image: &RgbImage, above_mean: &GrayImage, depth: u8) -> SymbolCards {
-    let groups = groups(&symbols(image, above_mean, depth));
+/// Only groups of symbols whose middle `wanted` accepts are fitted (fitting
+/// costs most of this).
+fn cards_of_ink(
+    image: &RgbImage,
+    above_mean: &GrayImage,
+    depth: u8,
+    wanted: impl Fn(Point2) -> bool,
+) -> SymbolCards {
+    let mut groups = groups(&symbols(image, above_mean, depth));
+    groups.retain(|group| wanted(Frame::of(group).centre));
     // Cards of one table are alike: where a few are found, their width over
     // their symbols' length says how wide the others are (a free fit of a
     // card whose own sides barely show may land on a neighbour's shadow).
