@@ -607,7 +607,7 @@ impl CardFinder {
 
 /// Whether two quadrilaterals are the same card: one holds the other's centre.
 fn overlap(a: &Quad, b: &Quad) -> bool {
-    a.contains(b.centre()) || b.contains(a.centre())
+    a.shares_centre_with(b)
 }
 
 /// The typical card of the pass with the most cards of one size (the

@@ -159,6 +159,12 @@ impl Quad {
         sides.iter().all(|s| *s >= 0.0) || sides.iter().all(|s| *s <= 0.0)
     }
 
+    /// Whether either quadrilateral holds the other's centre: two outlines
+    /// of one card (a neighbour's centre lies a card's width away).
+    pub fn shares_centre_with(&self, other: &Quad) -> bool {
+        self.contains(other.centre()) || other.contains(self.centre())
+    }
+
     /// The quadrilateral scaled by `factor` about its centre.
     pub fn scaled(&self, factor: f32) -> Quad {
         let centre = self.centre();

@@ -367,11 +367,7 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
             // Cards fitted around their own faint symbols are placed better
             // than guesses from the rows: they replace those on their place.
             let faint = CardFinder::default().faint_symbol_cards_beside(&photo.image, &cards);
-            guesses.retain(|g| {
-                !faint
-                    .iter()
-                    .any(|f| f.contains(g.centre()) || g.contains(f.centre()))
-            });
+            guesses.retain(|g| !faint.iter().any(|f| f.shares_centre_with(g)));
             guesses.extend(faint);
         }
         tried.extend(&guesses);

@@ -104,11 +104,7 @@ impl Moments {
 pub fn missed_by_finder(found: &[Quad], detected: Vec<Quad>) -> Vec<Quad> {
     detected
         .into_iter()
-        .filter(|d| {
-            !found
-                .iter()
-                .any(|f| f.contains(d.centre()) || d.contains(f.centre()))
-        })
+        .filter(|d| !found.iter().any(|f| f.shares_centre_with(d)))
         .collect()
 }
 

@@ -43,11 +43,11 @@ pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Q
     for (i, a) in cards.iter().enumerate() {
         for b in &cards[i + 1..] {
             for guess in guesses_from_pair(a, b) {
-                let taken = cards.iter().chain(tried).chain(&guesses).any(|q| {
-                    q.contains(guess.centre())
-                        || guess.contains(q.centre())
-                        || same_place(q, &guess)
-                });
+                let taken = cards
+                    .iter()
+                    .chain(tried)
+                    .chain(&guesses)
+                    .any(|q| q.shares_centre_with(&guess) || same_place(q, &guess));
                 if !taken
                     && inside(&guess, width, height)
                     && paper_level(image, &guess) >= PAPER_SHARE * dullest

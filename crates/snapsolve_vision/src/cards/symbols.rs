@@ -29,7 +29,7 @@ mod sides;
 use image::{GrayImage, RgbImage};
 
 use super::typical::Found;
-use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
+use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE, overlap};
 use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
@@ -115,15 +115,10 @@ pub(super) fn faint_cards_beside(
         .into_iter()
         .map(|found| found.quad)
         .filter(|quad| {
-            !cards.iter().any(|card| overlap_either(card, quad))
+            !cards.iter().any(|card| overlap(card, quad))
                 && cards.iter().any(|card| near(card, quad))
         })
         .collect()
-}
-
-/// Whether either quadrilateral holds the other's centre.
-fn overlap_either(a: &Quad, b: &Quad) -> bool {
-    a.contains(b.centre()) || b.contains(a.centre())
 }
 
 /// Whether `b` lies within [`BESIDE`] of `a`'s longer side from it, centre to
