@@ -14,6 +14,7 @@ use tiny_skia::{Paint, Pixmap, Rect, Transform};
 use crate::camera::{Camera, draw_clutter, fill_background};
 use crate::geometry::{Quad, composite_card, homography, rect_quad};
 
+pub mod curl;
 pub mod paper;
 pub mod written;
 
@@ -74,6 +75,9 @@ pub struct PhotoStyle {
     /// Share of photos taken in dim light: exposure cut to 30-60% and more
     /// sensor noise (phone photos under a lamp at night).
     pub dim_share: f64,
+    /// How far one side of the page may curl or fold away from the camera
+    /// ([`curl::Curl`]; 0 = the page lies flat).
+    pub max_bend: f32,
 }
 
 impl PhotoStyle {
@@ -84,6 +88,7 @@ impl PhotoStyle {
             max_perspective: 0.08,
             camera: true,
             dim_share: 0.15,
+            max_bend: 0.0,
         }
     }
 
@@ -94,6 +99,16 @@ impl PhotoStyle {
             max_perspective: 0.04,
             camera: true,
             dim_share: 0.0,
+            max_bend: 0.0,
+        }
+    }
+
+    /// A phone held over a page that does not lie flat: one side curls or
+    /// folds away, by up to 15% of its distance from the middle.
+    pub fn curled_page() -> PhotoStyle {
+        PhotoStyle {
+            max_bend: 0.15,
+            ..PhotoStyle::handheld()
         }
     }
 }
@@ -106,7 +121,13 @@ pub fn render_sudoku(
     (width, height): (u32, u32),
     rng: &mut StdRng,
 ) -> SudokuPhoto {
-    let (page, grid_rect) = render_page(spec, fonts, rng);
+    let (mut page, grid_rect) = render_page(spec, fonts, rng);
+    // Drawn only for bent pages, so flat pages of a seed stay as they were.
+    let curl =
+        (style.max_bend > 0.0).then(|| curl::Curl::random(page.width(), style.max_bend, rng));
+    if let Some(curl) = &curl {
+        page = curl.apply(&page);
+    }
     let mut image = RgbImage::new(width, height);
     fill_background(&mut image, rng);
     draw_clutter(&mut image, rng.random_range(0..4), rng);
@@ -116,6 +137,7 @@ pub fn render_sudoku(
         Some(to_photo) => {
             let [x0, y0, x1, y1] = grid_rect;
             [[x0, y0], [x1, y0], [x1, y1], [x0, y1]].map(|[x, y]| {
+                let (x, y) = curl.map_or((x, y), |c| c.forward((x, y)));
                 let (u, v) = to_photo * (x, y);
                 [u, v]
             })

@@ -22,11 +22,22 @@ fn main() {
         let found = find_grid(&darkest_channel(&rgb));
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         if std::env::var_os("GRID_DEBUG_CANDIDATES").is_some() {
+            // As `find_grid` weighs them: on the shrunken copy, score times side.
             let gray = darkest_channel(&rgb);
-            for quad in snapsolve_vision::grid::outline::candidate_quads(&gray) {
-                let score = snapsolve_vision::grid::lattice::fit_lattice(&gray, &quad)
-                    .map(|f| (f.line_score, f.beside_ink));
-                println!("  candidate {quad:?} score {score:?}");
+            let (small, factor) = snapsolve_vision::grid::outline::shrink_for_outlines(&gray);
+            for quad in snapsolve_vision::grid::outline::candidate_quads_in(&small) {
+                match snapsolve_vision::grid::lattice::fit_lattice(&small, &quad) {
+                    Some(f) => println!(
+                        "  candidate {quad:?} (shrunk {factor}x): score {:.3} beside {:.3} \
+                         grid-like {} weight {:.1} fitted corners {:?}",
+                        f.line_score,
+                        f.beside_ink,
+                        f.is_grid_like(),
+                        f.line_score * f.area().sqrt(),
+                        f.corners
+                    ),
+                    None => println!("  candidate {quad:?}: no lattice"),
+                }
             }
         }
         match &found {

@@ -8,6 +8,7 @@ pub mod handwriting;
 pub mod labels;
 pub mod reader;
 pub mod rules;
+pub mod stress;
 pub mod train;
 
 use image::RgbImage;

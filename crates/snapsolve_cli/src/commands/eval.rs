@@ -22,6 +22,9 @@ pub enum EvalCommand {
     /// SET tables rendered under hard conditions (white on white, clutter,
     /// a steep angle, dim warm light…): cards found and right, false cards.
     SetStress(super::eval_stress::StressArgs),
+    /// Sudoku pages rendered under hard conditions (a page that curls or folds,
+    /// a steep angle, dim light): grids found, cells and grids read right.
+    SudokuStress(super::eval_sudoku_stress::SudokuStressArgs),
     /// Sudoku photos: grids found, cell accuracy, grids exactly right and
     /// milliseconds per photo, per kind. Photos the model was trained on are skipped.
     SudokuPhotos {
@@ -55,6 +58,7 @@ pub fn run(command: EvalCommand) -> CliResult {
         EvalCommand::SetPhotos(args) => return super::eval_set::run(&args, true),
         EvalCommand::SetCards(args) => return super::eval_set::run(&args, false),
         EvalCommand::SetStress(args) => return super::eval_stress::run(&args),
+        EvalCommand::SudokuStress(args) => return super::eval_sudoku_stress::run(&args),
         EvalCommand::SudokuPhotos {
             labels,
             root,

@@ -3,6 +3,7 @@
 mod eval;
 mod eval_set;
 mod eval_stress;
+mod eval_sudoku_stress;
 mod serve;
 mod set;
 mod set_photo;
