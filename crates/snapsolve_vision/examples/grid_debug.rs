@@ -28,9 +28,10 @@ fn main() {
             for quad in snapsolve_vision::grid::outline::candidate_quads_in(&small) {
                 match snapsolve_vision::grid::lattice::fit_lattice(&small, &quad) {
                     Some(f) => println!(
-                        "  candidate {quad:?} (shrunk {factor}x): score {:.3} beside {:.3} \
+                        "  candidate {quad:?} (shrunk {factor}x): score {:.3} outer {:.3} beside {:.3} \
                          grid-like {} weight {:.1} fitted corners {:?}",
                         f.line_score,
+                        f.outer_line_score,
                         f.beside_ink,
                         f.is_grid_like(),
                         f.line_score * f.area().sqrt(),

@@ -272,10 +272,11 @@ fn solve_small(a: &[[f64; 3]; 3], b: &[f64; 3], n: usize) -> Option<[f64; 3]> {
     Some(out)
 }
 
-/// Curves for the ten lines of one direction and how many inner-line strips were seen.
-fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize) {
+/// Curves for the ten lines of one direction and how many strips of the inner
+/// lines and of the two outer lines were seen.
+fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize, usize) {
     let mut curves = [[0.0f32; 3]; 10];
-    let mut seen_inner = 0;
+    let (mut seen_inner, mut seen_outer) = (0, 0);
     for (line, curve) in curves.iter_mut().enumerate() {
         let found = strip_positions(dark, line, horizontal);
         let samples: Vec<(f32, f32)> = found
@@ -285,6 +286,8 @@ fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize) {
             .collect();
         if (1..9).contains(&line) {
             seen_inner += samples.len();
+        } else {
+            seen_outer += samples.len();
         }
         let flat = [(MARGIN + line * CELL) as f32, 0.0, 0.0];
         *curve = fit_curve(&samples).unwrap_or(flat);
@@ -294,7 +297,7 @@ fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize) {
             *curve = flat;
         }
     }
-    (curves, seen_inner)
+    (curves, seen_inner, seen_outer)
 }
 
 /// How far beside a line (rough-warp pixels) the paper is looked at.
@@ -437,8 +440,8 @@ fn lattice_evidence(
 fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
     let (warped, to_photo) = rough_warp(gray, quad)?;
     let dark = line_pixels(&warped);
-    let (rows, seen_h) = fit_lines(&dark, true);
-    let (cols, seen_v) = fit_lines(&dark, false);
+    let (rows, seen_h, outer_h) = fit_lines(&dark, true);
+    let (cols, seen_v, outer_v) = fit_lines(&dark, false);
     let mut points = [[(0.0f32, 0.0f32); 10]; 10];
     for (i, row) in points.iter_mut().enumerate() {
         for (j, p) in row.iter_mut().enumerate() {
@@ -455,6 +458,7 @@ fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
     }
     let lattice = Lattice { points };
     let line_score = (seen_h + seen_v) as f32 / (2 * 8 * 9) as f32;
+    let outer_line_score = (outer_h + outer_v) as f32 / (2 * 2 * 9) as f32;
     let beside_ink = (beside_dark(&dark, &rows, true) + beside_dark(&dark, &cols, false)) / 2.0;
     let shift = (
         outer_shift(gray, &to_photo, &rows, true),
@@ -469,6 +473,7 @@ fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
         corners: lattice.corners(),
         lattice,
         line_score,
+        outer_line_score,
         beside_ink,
     };
     Some((

@@ -52,6 +52,10 @@ pub struct FoundGrid {
     pub lattice: Lattice,
     /// Share of the inner line samples that were found (0..1): how grid-like it is.
     pub line_score: f32,
+    /// Share of the four outer lines' samples that were found (0..1): low
+    /// when the lattice sits a cell off the grid (its eight inner lines may
+    /// still all lie on real lines).
+    pub outer_line_score: f32,
     /// Share of dark pixels just beside the lines (0..1): near 0 for print on paper.
     pub beside_ink: f32,
 }
@@ -98,14 +102,38 @@ pub fn darkest_channel(image: &RgbImage) -> GrayImage {
 /// between the real lines and loses on score, while a small grid-like box beside
 /// the puzzle (a kakuro, a 3 x 3 block) loses on size. (Score times area, the
 /// first rule, let a margin-wide outline win; score alone let small boxes win.)
+/// Then, among the winner and the smaller outlines around the same place
+/// ([`FoundGrid::within`]) whose outer lines show at least as well, the line
+/// contrast ([`FoundGrid::line_contrast`]) times the side decides: a page
+/// outline whose lattice found most inner lines (0.83-0.95) in a thick margin
+/// and among large digits has ink beside them (0.16-0.26, the true grid inside
+/// it 1.0 and 0.03-0.08), and of two nearly equal outlines of a curled page the
+/// one whose lattice reaches into the curl finds lines where there are none.
+/// Only around the same place: a neighbouring puzzle without handwriting has
+/// cleaner lines than a filled-in grid and must not win on them. Only with
+/// outer lines as clear: a lattice a row off the grid has as clean inner lines
+/// as the true one (a curled held-out photo lost its grid to one).
+/// (Rendered pages 400-599, grids right: flat 189 → 196, curled 182 → 190,
+/// steep 192 → 193, dim 174 → 178.)
 pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
     let (small, factor) = outline::shrink_for_outlines(gray);
-    let weight = |f: &FoundGrid| f.line_score * f.area().sqrt();
-    let best = outline::candidate_quads_in(&small)
+    let fitted: Vec<FoundGrid> = outline::candidate_quads_in(&small)
         .iter()
         .filter_map(|quad| lattice::fit_lattice(&small, quad))
         .filter(FoundGrid::is_grid_like)
-        .max_by(|a, b| weight(a).total_cmp(&weight(b)))?;
+        .collect();
+    let by = |weight: fn(&FoundGrid) -> f32| {
+        move |a: &&FoundGrid, b: &&FoundGrid| weight(a).total_cmp(&weight(b))
+    };
+    let first = fitted
+        .iter()
+        .max_by(by(|f| f.line_score * f.area().sqrt()))?;
+    let best = fitted
+        .iter()
+        .filter(|f| f.within(first) && f.outer_line_score >= first.outer_line_score)
+        .max_by(by(|f| f.line_contrast() * f.area().sqrt()))
+        .unwrap_or(first)
+        .clone();
     if factor == 1 {
         return Some(best);
     }
@@ -129,6 +157,10 @@ const MIN_LINE_CONTRAST: f32 = 0.38;
 /// How much lower the line score of the full-resolution refit may be.
 const REFINE_SLACK: f32 = 0.1;
 
+/// The least area, as a share of the outline it lies in, of an outline
+/// [`FoundGrid::within`] it (a 3 x 3 block of the grid is a ninth).
+const WITHIN_AREA_SHARE: f32 = 0.25;
+
 impl FoundGrid {
     /// Whether the lattice looks like printed grid lines on paper: enough lines
     /// found, and clear paper beside them.
@@ -136,6 +168,30 @@ impl FoundGrid {
         self.line_score >= lattice::MIN_LINE_SCORE
             && self.beside_ink <= MAX_BESIDE_INK
             && self.line_score - self.beside_ink >= MIN_LINE_CONTRAST
+    }
+
+    /// All twenty lines' samples found (inner and outer), less the ink
+    /// beside the lines: of outlines around one place, the lattice on the
+    /// grid's own lines. (Inner lines alone cannot tell a lattice a row off
+    /// the grid, whose first line lies on blank paper.)
+    fn line_contrast(&self) -> f32 {
+        // 144 inner-line strips and 36 outer ones.
+        (0.8 * self.line_score + 0.2 * self.outer_line_score) - self.beside_ink
+    }
+
+    /// Whether this lattice is no larger than `outer`'s, at least a quarter
+    /// of it, and centred inside it (its corners may stick out a little where
+    /// both are fitted): another outline of the same grid, or the grid inside
+    /// a page's outline. (Itself included.)
+    fn within(&self, outer: &FoundGrid) -> bool {
+        let outline = crate::quad::Quad {
+            corners: outer.corners.map(|(x, y)| [x, y]),
+        };
+        let own = crate::quad::Quad {
+            corners: self.corners.map(|(x, y)| [x, y]),
+        };
+        (WITHIN_AREA_SHARE * outer.area()..=outer.area()).contains(&self.area())
+            && outline.contains(own.centre())
     }
 
     /// The grid found in a copy shrunken by `factor`, in the photo's pixels.
@@ -150,6 +206,7 @@ impl FoundGrid {
             corners: lattice.corners(),
             lattice,
             line_score: self.line_score,
+            outer_line_score: self.outer_line_score,
             beside_ink: self.beside_ink,
         }
     }
