@@ -26,7 +26,11 @@ fn main() {
             let gray = darkest_channel(&rgb);
             let (small, factor) = snapsolve_vision::grid::outline::shrink_for_outlines(&gray);
             for quad in snapsolve_vision::grid::outline::candidate_quads_in(&small) {
-                match snapsolve_vision::grid::lattice::fit_lattice(&small, &quad) {
+                match snapsolve_vision::grid::lattice::fit_lattice(
+                    &small,
+                    &quad,
+                    snapsolve_vision::grid::Greys::AsTheyAre,
+                ) {
                     Some(f) => println!(
                         "  candidate {quad:?} (shrunk {factor}x): score {:.3} outer {:.3} beside {:.3} \
                          grid-like {} weight {:.1} fitted corners {:?}",

@@ -33,7 +33,7 @@ use snapsolve_synth::sudoku::{
 };
 use snapsolve_vision::grid::lattice::fit_lattice;
 use snapsolve_vision::grid::{
-    CELL_INPUT_SIDE, Lattice, Quad, darkest_channel, find_grid, quad_area, sample_cells,
+    CELL_INPUT_SIDE, Greys, Lattice, Quad, darkest_channel, find_grid, quad_area, sample_cells,
 };
 use snapsolve_vision::{Limits, read_image};
 
@@ -172,7 +172,7 @@ fn training_lattice(gray: &GrayImage, label: Option<Quad>) -> Option<Lattice> {
             return found.map(|f| f.lattice);
         }
     }
-    fit_lattice(gray, &label)
+    fit_lattice(gray, &label, Greys::AsTheyAre)
         .map(|f| f.lattice)
         .or_else(|| Lattice::even(&label))
 }

@@ -138,6 +138,43 @@ fn line_pixels(warped: &GrayImage) -> Vec<bool> {
     mask.as_raw().iter().map(|&v| v == 0).collect()
 }
 
+/// Which greys the lines are looked for in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Greys {
+    /// The photo's greys.
+    AsTheyAre,
+    /// Each rough warp's greys stretched so its darkest 1% and brightest 1%
+    /// span 0-255: under a dim lamp thin lines step less than the
+    /// threshold's 6 levels from the paper.
+    Stretched,
+}
+
+/// The warp's greys stretched so its darkest 1% and brightest 1% span 0-255.
+fn stretched(warped: &GrayImage) -> GrayImage {
+    let mut histogram = [0usize; 256];
+    for &v in warped.as_raw() {
+        histogram[usize::from(v)] += 1;
+    }
+    let n = warped.as_raw().len();
+    let level_at = |share: f64| {
+        let mut seen = 0;
+        for (level, &count) in histogram.iter().enumerate() {
+            seen += count;
+            if seen as f64 >= share * n as f64 {
+                return level as f32;
+            }
+        }
+        255.0
+    };
+    let (low, high) = (level_at(0.01), level_at(0.99));
+    let scale = 255.0 / (high - low).max(1.0);
+    let mut out = warped.clone();
+    for v in out.iter_mut() {
+        *v = ((f32::from(*v) - low) * scale).clamp(0.0, 255.0) as u8;
+    }
+    out
+}
+
 /// One line's position in each of the nine strips across it (`None` where not seen).
 ///
 /// `horizontal`: the line runs along x and its position is a y.
@@ -347,12 +384,12 @@ fn beside_dark(dark: &[bool], curves: &[[f32; 3]; 10], horizontal: bool) -> f32 
 /// average (the line score cannot choose: shifted by a cell, eight inner lines
 /// still lie on real lines) without finding clearly fewer inner lines. Finally
 /// the outline is refined once when the outer lines are found away from it.
-pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
-    let (mut first, mut refit) = fit_once(gray, quad)?;
+pub fn fit_lattice(gray: &GrayImage, quad: &Quad, greys: Greys) -> Option<FoundGrid> {
+    let (mut first, mut refit) = fit_once(gray, quad, greys)?;
     for _ in 0..MAX_REFITS {
         let Some(next) = refit else { break };
         let (Refit::Shifted(outline) | Refit::Inside(outline)) = next;
-        let Some((fitted, then)) = fit_once(gray, &outline) else {
+        let Some((fitted, then)) = fit_once(gray, &outline, greys) else {
             break;
         };
         let better = match next {
@@ -377,7 +414,7 @@ pub fn fit_lattice(gray: &GrayImage, quad: &Quad) -> Option<FoundGrid> {
         .fold(0.0f32, f32::max);
     let cell_px = (super::quad_area(quad)).sqrt() / 9.0;
     if moved > cell_px / 6.0
-        && let Some((second, _)) = fit_once(gray, &first.corners)
+        && let Some((second, _)) = fit_once(gray, &first.corners, greys)
         && second.found.line_score >= first.line_score
     {
         return Some(second.found);
@@ -437,9 +474,12 @@ fn lattice_evidence(
 }
 
 /// The lattice fitted inside `quad`, and the outline worth fitting next, if any.
-fn fit_once(gray: &GrayImage, quad: &Quad) -> Option<(Fit, Option<Refit>)> {
+fn fit_once(gray: &GrayImage, quad: &Quad, greys: Greys) -> Option<(Fit, Option<Refit>)> {
     let (warped, to_photo) = rough_warp(gray, quad)?;
-    let dark = line_pixels(&warped);
+    let dark = match greys {
+        Greys::AsTheyAre => line_pixels(&warped),
+        Greys::Stretched => line_pixels(&stretched(&warped)),
+    };
     let (rows, seen_h, outer_h) = fit_lines(&dark, true);
     let (cols, seen_v, outer_v) = fit_lines(&dark, false);
     let mut points = [[(0.0f32, 0.0f32); 10]; 10];
