@@ -43,6 +43,19 @@ fn main() {
                     ),
                     None => println!("  candidate {quad:?}: no lattice"),
                 }
+                if let Some(f) = snapsolve_vision::grid::lattice::fit_lattice(
+                    &small,
+                    &quad,
+                    snapsolve_vision::grid::Greys::Stretched,
+                ) {
+                    println!(
+                        "    in stretched greys: score {:.3} outer {:.3} beside {:.3} grid-like {}",
+                        f.line_score,
+                        f.outer_line_score,
+                        f.beside_ink,
+                        f.is_grid_like()
+                    );
+                }
             }
         }
         match &found {
