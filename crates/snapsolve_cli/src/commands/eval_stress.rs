@@ -49,19 +49,32 @@ pub struct StressArgs {
 }
 
 fn condition_name(name: &str) -> Result<Condition, String> {
-    Condition::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Condition::ALL.iter().map(|c| c.name()).collect();
-        format!("no condition {name:?}; there are {}", names.join(", "))
-    })
+    Condition::by_name(name)
+        .ok_or_else(|| no_such_condition(name, Condition::ALL.map(|c| c.name())))
+}
+
+/// The message for a condition name that is none of `names`.
+pub(super) fn no_such_condition(
+    name: &str,
+    names: impl IntoIterator<Item = &'static str>,
+) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    format!("no condition {name:?}; there are {}", names.join(", "))
+}
+
+/// Creates the folder pictures are written into, if one was asked for.
+pub(super) fn create_pictures_folder(dir: Option<&PathBuf>) -> CliResult {
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::usage(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    Ok(())
 }
 
 /// Runs the stress suite.
 pub fn run(args: &StressArgs) -> CliResult {
     let classifier = classifier(&args.classifier)?;
-    if let Some(dir) = &args.pictures {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::usage(format!("cannot create {}: {e}", dir.display())))?;
-    }
+    create_pictures_folder(args.pictures.as_ref())?;
     let conditions: Vec<Condition> = match args.only {
         Some(c) => vec![c],
         None => Condition::ALL.to_vec(),

@@ -10,6 +10,7 @@ use snapsolve::sudoku_photo::stress::{
     PageCondition, StressScore, draw_page_reading, run_page_condition, stress_fonts,
 };
 
+use super::eval_stress::{create_pictures_folder, no_such_condition};
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
 use crate::output::outln;
@@ -39,20 +40,15 @@ pub struct SudokuStressArgs {
 }
 
 fn condition_name(name: &str) -> Result<PageCondition, String> {
-    PageCondition::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = PageCondition::ALL.iter().map(|c| c.name()).collect();
-        format!("no condition {name:?}; there are {}", names.join(", "))
-    })
+    PageCondition::by_name(name)
+        .ok_or_else(|| no_such_condition(name, PageCondition::ALL.map(|c| c.name())))
 }
 
 /// Runs the stress suite.
 pub fn run(args: &SudokuStressArgs) -> CliResult {
     let reader = DigitReader::embedded().map_err(CliError::failed)?;
     let fonts = stress_fonts().map_err(CliError::failed)?;
-    if let Some(dir) = &args.pictures {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::usage(format!("cannot create {}: {e}", dir.display())))?;
-    }
+    create_pictures_folder(args.pictures.as_ref())?;
     let conditions = match args.only {
         Some(c) => vec![c],
         None => PageCondition::ALL.to_vec(),

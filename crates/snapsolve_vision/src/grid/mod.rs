@@ -126,8 +126,8 @@ pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
     // lamp): the digit network learnt its cells from lattices fitted on the
     // photo's greys, and print cut by stretched ones loses a few blurred 6s
     // to 5 (training photos: 2 printed grids fewer, though their corners
-    // come closer); stretched greys for every outline let some box beside
-    // a grid, too faint to count before, win (2 filled-in grids lost).
+    // come closer); stretched greys for each outline whose own show too few
+    // lines let a box beside two filled-in grids win.
     let mut greys = Greys::AsTheyAre;
     let mut fitted = fit_all(greys);
     if fitted.is_empty() {
