@@ -18,6 +18,7 @@ use rand_pcg::Pcg64Mcg;
 use snapsolve_sudoku::generate::{random_puzzle, random_solution};
 use snapsolve_synth::sudoku::{DigitFonts, PhotoStyle, SudokuPhoto, SudokuSpec, render_sudoku};
 
+use super::eval::Confusion;
 use super::{DigitReader, PhotoAnswer, ReaderError, solve_photo};
 
 /// A named hard condition for sudoku photos.
@@ -135,7 +136,7 @@ pub fn render_stress_page(condition: PageCondition, index: u64, fonts: &DigitFon
 }
 
 /// How one condition's pages were read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct StressScore {
     /// Pages rendered.
     pub pages: usize,
@@ -149,6 +150,8 @@ pub struct StressScore {
     pub solved: usize,
     /// Printed puzzles among the pages.
     pub puzzles: usize,
+    /// Cells by truth and reading, over the pages whose grid was read.
+    pub confusion: Confusion,
 }
 
 impl StressScore {
@@ -194,6 +197,7 @@ pub fn run_page_condition(
             let right = right.filter(|(a, b)| a == b).count();
             score.cells_right += right;
             score.grids_right += usize::from(right == 81);
+            score.confusion.add(&page.photo.digits, digits);
         }
         if index % 2 == 0 {
             score.puzzles += 1;

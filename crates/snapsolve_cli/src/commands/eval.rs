@@ -183,10 +183,14 @@ fn print_confusion(kind: &str, confusion: &Confusion) {
         let cells: String = row.iter().map(|n| format!("{n:>6}")).collect();
         outln!("{:>4} {cells}", name(truth));
     }
+    outln!("{}", largest_mistakes(confusion));
+}
+
+/// The eight largest mistakes of a confusion table, as one line.
+pub(super) fn largest_mistakes(confusion: &Confusion) -> String {
     let mistakes = confusion.mistakes();
     if mistakes.is_empty() {
-        outln!("no mistakes");
-        return;
+        return "no mistakes".into();
     }
     let listed: Vec<String> = mistakes
         .iter()
@@ -199,5 +203,5 @@ fn print_confusion(kind: &str, confusion: &Confusion) {
             format!("{} read as {} ({n})", word(t), word(r))
         })
         .collect();
-    outln!("largest mistakes: {}", listed.join(", "));
+    format!("largest mistakes: {}", listed.join(", "))
 }

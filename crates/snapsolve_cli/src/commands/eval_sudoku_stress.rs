@@ -98,6 +98,7 @@ pub fn run(args: &SudokuStressArgs) -> CliResult {
                     "condition": c.name(), "pages": s.pages, "grids_found": s.found,
                     "cells_right": s.cells_right, "cell_accuracy": s.cell_accuracy(),
                     "grids_right": s.grids_right, "puzzles": s.puzzles, "solved": s.solved,
+                    "confusion": s.confusion.counts,
                 }))
                 .collect::<Vec<_>>()
         ));
@@ -115,5 +116,9 @@ fn print_row(condition: PageCondition, s: &StressScore) {
         s.grids_right,
         s.solved,
         s.puzzles
+    );
+    outln!(
+        "             {}",
+        super::eval::largest_mistakes(&s.confusion)
     );
 }
