@@ -187,7 +187,7 @@ impl CardFinder {
             .flatten()
         {
             let quad = view.to_photo(&found);
-            match quads.iter().position(|q| overlap(q, &quad)) {
+            match quads.iter().position(|q| q.shares_centre_with(&quad)) {
                 Some(i) => quads[i] = quad,
                 None => quads.push(quad),
             }
@@ -319,7 +319,7 @@ impl CardFinder {
             };
             for quad in quads {
                 let overlapping: Vec<usize> = (0..kept.len())
-                    .filter(|&i| overlap(&kept[i].0, &quad))
+                    .filter(|&i| kept[i].0.shares_centre_with(&quad))
                     .collect();
                 let contrast = edges::edge_contrast(white, &quad);
                 let mut shows = None;
@@ -603,11 +603,6 @@ impl CardFinder {
         }
         quads
     }
-}
-
-/// Whether two quadrilaterals are the same card: one holds the other's centre.
-fn overlap(a: &Quad, b: &Quad) -> bool {
-    a.shares_centre_with(b)
 }
 
 /// The typical card of the pass with the most cards of one size (the

@@ -18,7 +18,7 @@ use rand_pcg::Pcg64Mcg;
 use snapsolve_sudoku::generate::{random_puzzle, random_solution};
 use snapsolve_synth::sudoku::{DigitFonts, PhotoStyle, SudokuPhoto, SudokuSpec, render_sudoku};
 
-use super::eval::Confusion;
+use super::eval::{Confusion, corner_error_cells};
 use super::{DigitReader, PhotoAnswer, ReaderError, solve_photo};
 
 /// A named hard condition for sudoku photos.
@@ -161,19 +161,6 @@ impl StressScore {
     }
 }
 
-/// How far the answer's corners lie from the truth, in cells of the true grid.
-fn corner_error(page: &StressPage, answer: &PhotoAnswer) -> Option<f32> {
-    let truth = page.photo.corners;
-    let cell = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]) / 9.0;
-    let found = answer.corners?;
-    let off = found
-        .iter()
-        .zip(&truth)
-        .map(|(a, b)| (a.0 - b[0]).hypot(a.1 - b[1]))
-        .fold(0.0f32, f32::max);
-    Some(off / cell)
-}
-
 /// Reads the pages `indices` of `condition` drawn with `fonts` (see
 /// [`stress_fonts`]), calling `look` with each page and its answer (to draw
 /// or list them).
@@ -189,7 +176,11 @@ pub fn run_page_condition(
         let page = render_stress_page(condition, index, fonts);
         let answer = solve_photo(&page.photo.image, reader)?;
         score.pages += 1;
-        if corner_error(&page, &answer).is_some_and(|e| e < 0.5) {
+        let truth = page.photo.corners.map(|[x, y]| (x, y));
+        if answer
+            .corners
+            .is_some_and(|found| corner_error_cells(&found, &truth) < 0.5)
+        {
             score.found += 1;
         }
         if let Some(digits) = &answer.digits {

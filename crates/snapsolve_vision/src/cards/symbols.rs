@@ -29,7 +29,7 @@ mod sides;
 use image::{GrayImage, RgbImage};
 
 use super::typical::Found;
-use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE, overlap};
+use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
 use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
@@ -115,7 +115,7 @@ pub(super) fn faint_cards_beside(
         .into_iter()
         .map(|found| found.quad)
         .filter(|quad| {
-            !cards.iter().any(|card| overlap(card, quad))
+            !cards.iter().any(|card| card.shares_centre_with(quad))
                 && cards.iter().any(|card| near(card, quad))
         })
         .collect()
