@@ -527,6 +527,22 @@ mod tests {
     }
 
     #[test]
+    fn a_card_filling_the_frames_height_is_found_around_its_large_symbol() {
+        // A 400x300 close-up: the card is 190 wide and 285 tall, its lone
+        // oval 110 long (over a quarter of the picture's longer side).
+        let mut table = RgbImage::from_pixel(400, 300, Rgb([60, 50, 70]));
+        rect(&mut table, 108, 8, 190, 285, [235, 232, 225]);
+        draw_filled_ellipse_mut(&mut table, (203, 150), 55, 26, Rgb([40, 140, 60]));
+        let cards = cards_in(&table);
+        assert_eq!(cards.len(), 1, "{cards:?}");
+        let centre = cards[0].centre();
+        assert!(
+            (centre[0] - 203.0).abs() < 8.0 && (centre[1] - 150.0).abs() < 8.0,
+            "{cards:?}"
+        );
+    }
+
+    #[test]
     fn an_outline_cut_through_the_paper_has_a_side_that_does_not_show() {
         // The card of the test above: its own outline steps on every side
         // (the lit ones by two levels); one that lost the card's top part
