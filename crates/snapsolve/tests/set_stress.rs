@@ -12,7 +12,7 @@ use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 /// table holds one card, so that one card is not a sixth of the figure.
 fn tables(condition: Condition) -> usize {
     match condition {
-        Condition::SingleCloseUp | Condition::AloneOnWhite => 24,
+        Condition::SingleCloseUp | Condition::AloneOnWhite | Condition::FillingTheFrame => 24,
         _ => 6,
     }
 }
@@ -48,6 +48,7 @@ fn floor(condition: Condition) -> Floor {
         Condition::AloneOnWhite => (0.83, 0.83, 0),
         Condition::WhiteDeskClutter => (0.72, 0.86, 0),
         Condition::BusySurface => (0.93, 0.96, 0),
+        Condition::FillingTheFrame => (0.9, 0.9, 0),
     };
     Floor {
         right,

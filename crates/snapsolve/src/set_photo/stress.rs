@@ -50,11 +50,14 @@ pub enum Condition {
     /// Nine or twelve cards on terrazzo, a speckled counter, a floral cloth
     /// or carpet.
     BusySurface,
+    /// One card photographed up close with a phone held upright: the card
+    /// fills 80-95% of a portrait frame's height, on a table or a white desk.
+    FillingTheFrame,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 11] = [
+    pub const ALL: [Condition; 12] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -66,6 +69,7 @@ impl Condition {
         Condition::AloneOnWhite,
         Condition::WhiteDeskClutter,
         Condition::BusySurface,
+        Condition::FillingTheFrame,
     ];
 
     /// Short name for reports and `--only`.
@@ -82,6 +86,7 @@ impl Condition {
             Condition::AloneOnWhite => "alone-on-white",
             Condition::WhiteDeskClutter => "white-desk-clutter",
             Condition::BusySurface => "busy-surface",
+            Condition::FillingTheFrame => "filling-the-frame",
         }
     }
 
@@ -146,6 +151,14 @@ impl Condition {
                 // Every surface meets both editions and both counts.
                 spec.surface = Surface::BUSY[(index / 4 + index) % 4];
                 spec.clutter = 0;
+            }
+            Condition::FillingTheFrame => {
+                spec.cards = cards(1);
+                (spec.width, spec.height) = (720, 960);
+                spec.fill = [0.8, 0.85, 0.9, 0.95][index % 4];
+                if index.is_multiple_of(3) {
+                    spec.surface = Surface::White;
+                }
             }
         }
         spec
