@@ -73,6 +73,12 @@ pub struct CardFinder {
     pub min_area_fraction: f32,
     /// Largest card area as a fraction of the photo's area.
     pub max_area_fraction: f32,
+    /// Largest area of a card photographed up close, filling the frame
+    /// (an upright frame, 0.85). Outlines between `max_area_fraction` and
+    /// this never measure the typical card (a block of cards edge to edge
+    /// is as large): they are read as a larger card size, or where no
+    /// smaller card shows.
+    pub close_up_area_fraction: f32,
     /// Accepted range of long side over short side (a SET card is 1.56; tilt changes it).
     pub aspect: (f32, f32),
     /// Accepted range of a card's true long side over short side, measured
@@ -93,9 +99,8 @@ impl Default for CardFinder {
         CardFinder {
             work_side: 1000,
             min_area_fraction: 0.0008,
-            // A card photographed up close in an upright frame fills up to
-            // 0.85 of it (0.5 read none of them: docs/evaluation.md, session 20).
-            max_area_fraction: 0.85,
+            max_area_fraction: 0.5,
+            close_up_area_fraction: 0.85,
             aspect: (1.2, 2.1),
             true_aspect: (1.3, 1.9),
             min_fill: 0.88,
@@ -212,13 +217,14 @@ impl CardFinder {
         let otsu = otsu_level_of(&histogram);
         // Opening commutes with thresholding: one grey opening serves every level.
         let opened = open_gray(&white, 1);
-        let mut per_level: Vec<Vec<Found>> = LEVEL_FACTORS
-            .iter()
-            .map(|factor| {
-                let level = (f32::from(otsu) * factor).round().clamp(1.0, 250.0) as u8;
-                self.find_at_level(&opened, level)
-            })
-            .collect();
+        let mut close_ups = Vec::new();
+        let mut per_level: Vec<Vec<Found>> = Vec::new();
+        for factor in LEVEL_FACTORS {
+            let level = (f32::from(otsu) * factor).round().clamp(1.0, 250.0) as u8;
+            let (found, close) = self.find_at_level_with_close_ups(&opened, level);
+            per_level.push(found);
+            close_ups.extend(close);
+        }
         // Last, Otsu's level again with the thin dark seams between cards cut:
         // cards laid edge to edge, or touching at their corners, are one blob at
         // every level, and no single card shows how large a card is.
@@ -260,6 +266,10 @@ impl CardFinder {
             .or(by_whiteness);
         per_level.push(by_edges);
         per_level.push(symbols.cards);
+        // A card filling the frame measures the typical card only where
+        // nothing smaller does; otherwise it is a larger size to read.
+        let typical = typical.or_else(|| Typical::of(&close_ups));
+        per_level.push(close_ups);
         let Some(typical) = typical else {
             return Vec::new();
         };
@@ -405,10 +415,22 @@ impl CardFinder {
 
     /// Cards in the mask of pixels of the opened whiteness brighter than `level`.
     fn find_at_level(&self, opened: &GrayImage, level: u8) -> Vec<Found> {
+        self.find_at_level_with_close_ups(opened, level).0
+    }
+
+    /// Cards in the mask of pixels of the opened whiteness brighter than
+    /// `level`, and apart, whole cards filling the frame (larger than
+    /// `max_area_fraction` of it, up to `close_up_area_fraction`).
+    fn find_at_level_with_close_ups(
+        &self,
+        opened: &GrayImage,
+        level: u8,
+    ) -> (Vec<Found>, Vec<Found>) {
         let (width, height) = (opened.width() as i32, opened.height() as i32);
         let image_area = (width * height) as f32;
         let camera = Camera::guess(opened.width(), opened.height());
         let mut candidates = Vec::new();
+        let mut close_ups = Vec::new();
         for points in outer_contours_above(opened, level) {
             if points.len() < 12 {
                 continue;
@@ -421,6 +443,20 @@ impl CardFinder {
                 .count();
             let cut = on_edge * 20 > points.len();
             let area = contour_area(&points) as f32;
+            if area > self.max_area_fraction * image_area
+                && area <= self.close_up_area_fraction * image_area
+                && !cut
+            {
+                if let Some((quad, in_space)) = self.card_quad(&points, area, &camera) {
+                    close_ups.push(Found {
+                        quad,
+                        cut,
+                        in_space,
+                        falls_apart: false,
+                    });
+                }
+                continue;
+            }
             if area < self.min_area_fraction * image_area
                 || area > self.max_area_fraction * image_area
             {
@@ -492,7 +528,7 @@ impl CardFinder {
                 });
             }
         }
-        found
+        (found, close_ups)
     }
 
     /// The quadrilateral of an outline if it looks like one card, seen by
