@@ -450,7 +450,7 @@ impl CardFinder {
                 if let Some((quad, in_space)) = self.card_quad(&points, area, &camera) {
                     close_ups.push(Found {
                         quad,
-                        cut,
+                        cut: false,
                         in_space,
                         falls_apart: false,
                     });
@@ -1075,5 +1075,28 @@ mod tests {
         assert_eq!(readings.len(), 2, "one larger size: the card's");
         assert_eq!(readings[1].len(), 1);
         assert!(readings[1][0].contains([230.0, 187.0]));
+    }
+
+    #[test]
+    fn a_card_filling_an_upright_frame_is_found_and_a_block_of_cards_still_parts() {
+        // One card over 60% of a 300x400 picture, as a phone held upright
+        // frames it.
+        let close_up = table_of_size(300, 400, &[&[(30, 15), (270, 15), (270, 385), (30, 385)]]);
+        let cards = find_cards(&close_up);
+        assert_eq!(cards.len(), 1, "{cards:?}");
+        assert!(cards[0].area() > 0.6 * 300.0 * 400.0);
+        // Six cards two rows deep, a hair apart, covering over half the
+        // picture: the six are read, not the block around them.
+        let mut polygons: Vec<Vec<(i32, i32)>> = Vec::new();
+        for row in 0..2 {
+            for col in 0..3 {
+                let (x, y) = (20 + 122 * col, 10 + 186 * row);
+                polygons.push(vec![(x, y), (x + 118, y), (x + 118, y + 182), (x, y + 182)]);
+            }
+        }
+        let refs: Vec<&[(i32, i32)]> = polygons.iter().map(Vec::as_slice).collect();
+        let block = table_of_size(400, 400, &refs);
+        let cards = find_cards(&block);
+        assert_eq!(cards.len(), 6, "{cards:?}");
     }
 }
