@@ -2,7 +2,7 @@
 //! on a white desk, light wood, clutter and no card, one card close up, 21
 //! cards touching, a steep angle, a dim warm room, cards among lookalikes,
 //! one card alone on white, a few cards on a cluttered white desk, nine or
-//! twelve cards on a busy surface),
+//! twelve cards on a busy surface, one card filling an upright frame),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
