@@ -43,16 +43,17 @@ fn main() -> Result<(), String> {
             let photo = read_table_photo(&path, Limits::default()).map_err(|e| e.to_string())?;
             let whole = read_table(&photo, classifier.as_ref());
             for card in whole.cards.iter().step_by(4) {
-                if aspect(&card.upright) < 1.35 {
+                if card.upright.aspect() < 1.35 {
                     continue;
                 }
                 let close_up =
                     Photo::from_upright(frame_around(&photo.image, &card.upright, fill, ratio));
                 let read = read_table(&close_up, classifier.as_ref());
                 tried += 1;
-                named += usize::from(read.cards.iter().any(|c| c.card == card.card));
+                let hit = read.cards.iter().any(|c| c.card == card.card);
+                named += usize::from(hit);
                 nothing += usize::from(read.cards.is_empty());
-                if !read.cards.iter().any(|c| c.card == card.card) {
+                if !hit {
                     println!(
                         "not named: {} ({}), read {:?}",
                         card.card,
@@ -70,27 +71,20 @@ fn main() -> Result<(), String> {
     Ok(())
 }
 
-/// The picture's long side over its short side, from the mean of opposite sides.
-fn aspect(quad: &Quad) -> f32 {
-    let [a, b, c, d] = quad.side_lengths();
-    let (one, other) = (a + c, b + d);
-    one.max(other) / one.min(other).max(1.0)
-}
-
 /// The part of `image` around `quad` in which the card's bounding box fills
 /// `fill` of the frame's height (its width where the card lies on its side),
 /// the frame `ratio` as wide as tall (turned with the card), cut at the
 /// picture's edges and shrunk to [`LONGEST`].
 fn frame_around(image: &RgbImage, quad: &Quad, fill: f32, ratio: f32) -> RgbImage {
-    let xs = quad.corners.map(|p| p[0]);
-    let ys = quad.corners.map(|p| p[1]);
-    let span = |v: [f32; 4]| {
-        let (lo, hi) = v
-            .iter()
-            .fold((f32::MAX, f32::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+    let span = |axis: usize| {
+        let v = quad.corners.map(|p| p[axis]);
+        let (lo, hi) = (
+            v.iter().copied().fold(f32::MAX, f32::min),
+            v.iter().copied().fold(f32::MIN, f32::max),
+        );
         (lo, hi)
     };
-    let ((x0, x1), (y0, y1)) = (span(xs), span(ys));
+    let ((x0, x1), (y0, y1)) = (span(0), span(1));
     let side = (x1 - x0).max(y1 - y0);
     let (mut w, mut h) = (side / fill * ratio, side / fill);
     if x1 - x0 > y1 - y0 {
