@@ -431,6 +431,9 @@ impl CardFinder {
         let camera = Camera::guess(opened.width(), opened.height());
         let mut candidates = Vec::new();
         let mut close_ups = Vec::new();
+        // Blobs too large for a card still hold the paper inside open
+        // symbols in their holes (see below).
+        let mut larger = Vec::new();
         for points in outer_contours_above(opened, level) {
             if points.len() < 12 {
                 continue;
@@ -455,11 +458,14 @@ impl CardFinder {
                         falls_apart: false,
                     });
                 }
+                larger.push(points);
                 continue;
             }
-            if area < self.min_area_fraction * image_area
-                || area > self.max_area_fraction * image_area
-            {
+            if area > self.max_area_fraction * image_area {
+                larger.push(points);
+                continue;
+            }
+            if area < self.min_area_fraction * image_area {
                 continue;
             }
             let shape = self.card_quad(&points, area, &camera);
@@ -467,7 +473,10 @@ impl CardFinder {
         }
         // Paper inside an open symbol is a blob of its own, inside the card's
         // outline; where the card's outline is no card (cards that touch), it
-        // would pass for a small card.
+        // would pass for a small card. Where the cards are one blob with a
+        // cloth as bright, that blob is too large for a card; a card lying
+        // in a hole of such a blob (a bright cloth around it) shows its
+        // symbols in its middle, the paper inside a symbol shows none.
         let outlines: Vec<(&[Point<i32>], f32)> = candidates
             .iter()
             .map(|(points, area, ..)| (points.as_slice(), *area))
@@ -476,7 +485,14 @@ impl CardFinder {
         let candidates: Vec<_> = candidates
             .into_iter()
             .zip(nested)
-            .filter_map(|(candidate, nested)| (!nested).then_some(candidate))
+            .filter(|((points, ..), nested)| {
+                let in_a_cloths_hole = || {
+                    nested::bare_paper(opened, level, points)
+                        && nested::inside_one_of(points, &larger)
+                };
+                !(*nested || in_a_cloths_hole())
+            })
+            .map(|(candidate, _)| candidate)
             .collect();
         let typical = median(
             candidates
@@ -1075,6 +1091,37 @@ mod tests {
         assert_eq!(readings.len(), 2, "one larger size: the card's");
         assert_eq!(readings[1].len(), 1);
         assert!(readings[1][0].contains([230.0, 187.0]));
+    }
+
+    #[test]
+    fn the_paper_inside_open_symbols_is_no_card_where_the_cloth_is_as_bright() {
+        use imageproc::drawing::draw_filled_rect_mut;
+        use imageproc::rect::Rect;
+        let rect = |image: &mut GrayImage, (x, y, w, h): (i32, i32, u32, u32), value: u8| {
+            draw_filled_rect_mut(image, Rect::at(x, y).of_size(w, h), Luma([value]));
+        };
+        // Cut below the cloth's whiteness, cloth and touching cards are one
+        // blob too large for a card; the paper inside each open symbol (a
+        // ring of ink round bare paper) lies in a hole of it, card-shaped.
+        let mut image = GrayImage::from_pixel(400, 300, Luma([150]));
+        for i in 0..4 {
+            let x = 20 + 60 * i;
+            rect(&mut image, (x, 40, 46, 30), 60);
+            rect(&mut image, (x + 3, 43, 40, 24), 230);
+        }
+        // A card in a hole of the cloth's blob (a dark edge all round) shows
+        // its symbol in its middle: a card.
+        rect(&mut image, (300, 150, 84, 122), 50);
+        rect(&mut image, (305, 155, 74, 112), 230);
+        rect(&mut image, (322, 199, 40, 24), 60);
+        let found = CardFinder::default().find_at_level(&image, 100);
+        assert_eq!(
+            found.len(),
+            1,
+            "{:?}",
+            found.iter().map(|f| f.quad).collect::<Vec<_>>()
+        );
+        assert!(found[0].quad.contains([342.0, 211.0]));
     }
 
     #[test]

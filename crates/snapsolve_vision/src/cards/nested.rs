@@ -5,8 +5,21 @@
 //! shaped like a small card. While the card itself is found it is simply too
 //! small to pass; but where the cards touch and form one blob that no pass
 //! reads as a card, those insides would be the only card-shaped things left.
+//! Where a cloth is as bright as the cards at some level, cloth and cards are
+//! one blob too large for a card, and the insides lie in its holes; so may a
+//! whole card with a dark edge all round, which shows its symbols in its
+//! middle where the inside of a symbol is bare paper ([`bare_paper`]).
 
+use image::GrayImage;
 use imageproc::point::Point;
+
+/// The middle of a blob, as a share of its bounding box's width and height,
+/// that [`bare_paper`] looks at: a card's symbols lie there, and the rim of
+/// an open symbol's paper does not.
+const MIDDLE: f32 = 0.6;
+/// The paper inside an open symbol holds (almost) no ink; a card's middle
+/// holds its symbols (an open one's outline alone covers more than this).
+const BARE_INK_SHARE: f32 = 0.03;
 
 /// For each outline (points, area), whether its centroid lies inside a
 /// larger outline of the list.
@@ -27,6 +40,31 @@ pub(super) fn inside_a_larger_outline(outlines: &[(&[Point<i32>], f32)]) -> Vec<
                 })
         })
         .collect()
+}
+
+/// Whether the outline `points` has its centroid inside one of `blobs`
+/// (outlines of blobs too large for a card).
+pub(super) fn inside_one_of(points: &[Point<i32>], blobs: &[Vec<Point<i32>>]) -> bool {
+    let centre = centroid(points);
+    blobs
+        .iter()
+        .any(|blob| within(super::bounds(blob), centre) && inside_outline(blob, centre))
+}
+
+/// Whether the middle of the blob outlined by `points` is bare paper in
+/// `image` cut at `level`: next to no pixel at or below the level.
+pub(super) fn bare_paper(image: &GrayImage, level: u8, points: &[Point<i32>]) -> bool {
+    let (x0, y0, x1, y1) = super::bounds(points);
+    let margin = |low: i32, high: i32| ((high - low) as f32 * (1.0 - MIDDLE) / 2.0).round() as i32;
+    let (mx, my) = (margin(x0, x1), margin(y0, y1));
+    let (mut ink, mut all) = (0usize, 0usize);
+    for y in (y0 + my).max(0)..=(y1 - my).min(image.height() as i32 - 1) {
+        for x in (x0 + mx).max(0)..=(x1 - mx).min(image.width() as i32 - 1) {
+            all += 1;
+            ink += usize::from(image.get_pixel(x as u32, y as u32)[0] <= level);
+        }
+    }
+    (ink as f32) < BARE_INK_SHARE * all as f32
 }
 
 /// The mean of an outline's points.
