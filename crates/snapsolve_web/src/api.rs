@@ -79,12 +79,20 @@ pub fn router(state: Shared, config: &ServeConfig) -> Router {
     let photos = Router::new()
         .route("/api/set/photo", post(photo::<SetPhoto>))
         .route("/api/sudoku/photo", post(photo::<SudokuPhoto>))
-        .layer(DefaultBodyLimit::max(MAX_PHOTO_BYTES));
+        .layer(DefaultBodyLimit::max(MAX_PHOTO_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            MAX_PHOTO_BYTES,
+            refuse_announced_over,
+        ));
     let texts = Router::new()
         .route("/api/set/solve", post(set_solve))
         .route("/api/sudoku/solve", post(sudoku_solve))
         .route("/api/sudoku/hint", post(sudoku_hint))
-        .layer(DefaultBodyLimit::max(MAX_TEXT_BYTES));
+        .layer(DefaultBodyLimit::max(MAX_TEXT_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            MAX_TEXT_BYTES,
+            refuse_announced_over,
+        ));
     let api = photos
         .merge(texts)
         .fallback(|| async { ApiError::not_found() })
@@ -135,14 +143,41 @@ impl ApiError {
     }
 }
 
+/// Refuses (413) a request whose Content-Length announces more than `limit`
+/// bytes before any of its body is read: the sender learns at once, instead
+/// of after uploading the limit's worth. (Bodies without a length are cut
+/// at the limit as they arrive, by `DefaultBodyLimit`.)
+async fn refuse_announced_over(
+    State(limit): State<usize>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.parse::<u64>().ok());
+    match announced {
+        Some(length) if length > limit as u64 => ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: over_the_limit(limit),
+        }
+        .into_response(),
+        _ => next.run(request).await,
+    }
+}
+
+/// What a body over `limit` bytes is told.
+fn over_the_limit(limit: usize) -> String {
+    format!("the body is over the limit of {}", size_text(limit))
+}
+
 /// The body's bytes, or the reason it was refused (413 over `limit` bytes).
 fn body_bytes(body: Result<Bytes, BytesRejection>, limit: usize) -> Result<Bytes, ApiError> {
     body.map_err(|rejection| ApiError {
         status: rejection.status(),
         message: match rejection.status() {
-            StatusCode::PAYLOAD_TOO_LARGE => {
-                format!("the body is over the limit of {}", size_text(limit))
-            }
+            StatusCode::PAYLOAD_TOO_LARGE => over_the_limit(limit),
             _ => rejection.body_text(),
         },
     })
