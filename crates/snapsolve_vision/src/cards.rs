@@ -487,7 +487,8 @@ impl CardFinder {
             .zip(nested)
             .filter(|((points, ..), nested)| {
                 let in_a_cloths_hole = || {
-                    nested::bare_paper(opened, level, points)
+                    !larger.is_empty()
+                        && nested::bare_paper(opened, level, points)
                         && nested::inside_one_of(points, &larger)
                 };
                 !(*nested || in_a_cloths_hole())
