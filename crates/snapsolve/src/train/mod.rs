@@ -5,3 +5,4 @@ pub mod card_augment;
 pub mod card_negatives;
 pub mod set_cards;
 pub mod set_detector;
+pub mod table_crops;

@@ -29,6 +29,7 @@ use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH};
 
 use super::card_augment::augment;
 use super::card_negatives::{card_free_crops, render_lookalikes};
+use super::table_crops::finder_crops;
 use crate::set_photo::network::{NetworkClassifier, input_tensor, network_pixels};
 use crate::set_photo::read_card_image;
 use crate::set_photo::table::CARD_THRESHOLD;
@@ -49,6 +50,12 @@ pub struct SetCardsTraining {
     pub synthetic: usize,
     /// Rendered crops that are not a card (`snapsolve_synth::lookalike`).
     pub lookalikes: usize,
+    /// Rendered tables whose cards are cut out by the card finder's outlines
+    /// ([`super::table_crops`]); where any, half the rendered cards of a batch
+    /// come from them. None in the committed recipe: 800 read the rendered
+    /// stress tables better and the real photos worse (docs/evaluation.md,
+    /// session 21).
+    pub tables: usize,
     /// Seed of every random choice.
     pub seed: u64,
 }
@@ -63,6 +70,7 @@ impl SetCardsTraining {
             batch_size: 32,
             synthetic: 8000,
             lookalikes: 4000,
+            tables: 0,
             seed: 2026,
         }
     }
@@ -79,6 +87,8 @@ pub enum TrainProgress {
     CardFree(usize, usize),
     /// Rendered crops that are not a card so far, of the total.
     Lookalikes(usize, usize),
+    /// Rendered tables cut into card crops so far, of the total.
+    Tables(usize, usize),
     /// One optimiser step done, of the total.
     Step(StepReport, usize),
 }
@@ -133,6 +143,8 @@ pub struct TrainingReport {
     /// Card-free crops trained on: real (finder and random quads on the
     /// training card-free photos) and rendered lookalikes.
     pub negatives: (usize, usize),
+    /// Rendered cards trained on: cut whole, and cut from tables by the finder.
+    pub rendered: (usize, usize),
     /// Mean loss over the last 100 steps.
     pub final_loss: f32,
     /// Weights written.
@@ -223,7 +235,13 @@ pub fn train_set_cards(
     )?;
     let mut look = |d, t| progress(TrainProgress::Lookalikes(d, t));
     let lookalikes = render_lookalikes(spec.lookalikes, &config, &mut rng, &mut look);
-    let pools = Pools::new(&trained, &synthetic, &real_negatives, &lookalikes);
+    let table_crops = finder_crops(spec.tables, &config, &mut rng, progress);
+    let pools = Pools::new(
+        &trained,
+        [&synthetic, &table_crops],
+        &real_negatives,
+        &lookalikes,
+    );
 
     let device = Device::Cpu;
     // Initial weights from the seed too (candle's own generator is not
@@ -259,6 +277,7 @@ pub fn train_set_cards(
     Ok(TrainingReport {
         card_free_validation: (free_validation.len(), taken),
         negatives: (real_negatives.len(), lookalikes.len()),
+        rendered: (synthetic.len(), table_crops.len()),
         split,
         held_out: score_by_edition(&classifier, &held)?,
         validation: score_by_edition(&classifier, &validation)?,
@@ -421,10 +440,12 @@ fn render_pool(
 const NEGATIVE_SHARE: f64 = 0.3;
 
 /// Where each batch draws from: [`NEGATIVE_SHARE`] crops that are not a card
-/// (real and rendered, half each), the rest half rendered cards and half real
-/// ones, the scarce alternate-edition real crops drawn more often than their share.
+/// (real and rendered, half each), the rest half rendered cards (half cut
+/// whole, half cut by the finder from tables) and half real ones, the scarce
+/// alternate-edition real crops drawn more often than their share.
 struct Pools<'a> {
     synthetic: &'a [Sample],
+    table_crops: &'a [Sample],
     real_std: Vec<&'a Sample>,
     real_alt: Vec<&'a Sample>,
     real_negatives: &'a [Vec<u8>],
@@ -462,7 +483,7 @@ impl Batch {
 impl<'a> Pools<'a> {
     fn new(
         trained: &[&'a RealCrop],
-        synthetic: &'a [Sample],
+        [synthetic, table_crops]: [&'a [Sample]; 2],
         real_negatives: &'a [Vec<u8>],
         lookalikes: &'a [Vec<u8>],
     ) -> Pools<'a> {
@@ -475,6 +496,7 @@ impl<'a> Pools<'a> {
         };
         Pools {
             synthetic,
+            table_crops,
             real_std: pick(Edition::Standard),
             real_alt: pick(Edition::AltRectDotted),
             real_negatives,
@@ -493,7 +515,12 @@ impl<'a> Pools<'a> {
         } else if roll < 0.45 && !self.real_alt.is_empty() {
             &self.real_alt
         } else {
-            return Some(&self.synthetic[rng.random_range(0..self.synthetic.len().max(1))]);
+            let rendered = if !self.table_crops.is_empty() && rng.random_bool(0.5) {
+                self.table_crops
+            } else {
+                self.synthetic
+            };
+            return Some(&rendered[rng.random_range(0..rendered.len().max(1))]);
         };
         Some(pool[rng.random_range(0..pool.len())])
     }

@@ -316,7 +316,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
 }
 
 /// Random conditions, wider than any one photo source.
-fn random_spec(rng: &mut StdRng) -> TableSpec {
+pub(super) fn random_spec(rng: &mut StdRng) -> TableSpec {
     let cards = if rng.random_bool(0.06) {
         0
     } else {

@@ -31,6 +31,10 @@ pub struct SetCardsArgs {
     /// Rendered crops that are not a card (paper, playing cards, half cards…).
     #[arg(long)]
     lookalikes: Option<usize>,
+    /// Rendered tables whose cards are cut out where the card finder outlines them, to
+    /// learn from too (default 0: 800 read real photos worse, docs/evaluation.md)
+    #[arg(long)]
+    tables: Option<usize>,
     /// Random seed.
     #[arg(long)]
     seed: Option<u64>,
@@ -51,6 +55,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
     spec.steps = args.steps.unwrap_or(spec.steps);
     spec.synthetic = args.synthetic.unwrap_or(spec.synthetic).max(1);
     spec.lookalikes = args.lookalikes.unwrap_or(spec.lookalikes);
+    spec.tables = args.tables.unwrap_or(spec.tables);
     spec.seed = args.seed.unwrap_or(spec.seed);
     let mut bar = StageBar::new();
     let report = train_set_cards(&spec, &mut |p| match p {
@@ -58,6 +63,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
         TrainProgress::Rendering(d, t) => bar.update("rendering cards", d, t, ""),
         TrainProgress::CardFree(d, t) => bar.update("card-free photos", d, t, ""),
         TrainProgress::Lookalikes(d, t) => bar.update("rendering others", d, t, ""),
+        TrainProgress::Tables(d, t) => bar.update("cutting cards from tables", d, t, ""),
         TrainProgress::Step(r, t) => {
             bar.update("training", r.step + 1, t, &format!("loss {:.3}", r.loss))
         }
@@ -94,6 +100,7 @@ fn report_json(report: &TrainingReport) -> serde_json::Value {
         "held_out": scores(&report.held_out),
         "train": scores(&report.train),
         "negatives": {"real": report.negatives.0, "rendered": report.negatives.1},
+        "rendered_cards": {"whole": report.rendered.0, "from_tables": report.rendered.1},
         "card_free_validation": {"crops": report.card_free_validation.0,
                                  "taken_for_cards": report.card_free_validation.1},
     })
@@ -143,5 +150,10 @@ fn print_report(report: &TrainingReport) {
         "not a card: trained on {} real card-free crops and {} rendered ones; validation card-free crops taken for cards: {taken} of {crops}",
         report.negatives.0,
         report.negatives.1
+    );
+    outln!(
+        "rendered cards: {} cut whole, {} cut from tables where the finder outlines them",
+        report.rendered.0,
+        report.rendered.1
     );
 }
