@@ -100,3 +100,35 @@ fn every_hard_condition_holds_its_floor() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Tables of the suite beyond the floors' that once read "no cards found"
+/// though their cards are clear, each with how many of its cards must be
+/// named now (docs/evaluation.md, session 21).
+#[test]
+fn tables_that_once_read_no_card_are_read() {
+    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
+    let tables = [
+        // 21 cards edge to edge on a cloth as bright as they are at some
+        // level: the paper inside their open symbols set the card size.
+        (Condition::TwentyOneTouching, 432, 17),
+        // 12 cards on a white desk seen at a slant: only their shadowed
+        // sides show, and their symbols lie flat.
+        (Condition::SteepAngle, 451, 6),
+    ];
+    for (condition, table, least) in tables {
+        let score = run_condition(
+            condition,
+            table..table + 1,
+            classifier.as_ref(),
+            Finders::Threshold,
+            &mut |_, _, _, _| {},
+        );
+        assert!(
+            score.named >= least,
+            "{} table {table}: {} of {} cards named, at least {least} expected",
+            condition.name(),
+            score.named,
+            score.cards
+        );
+    }
+}

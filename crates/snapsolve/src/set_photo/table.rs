@@ -236,6 +236,9 @@ pub fn read_table_with(
             }
         }
     }
+    if named.cards.is_empty() {
+        read_stretched(photo, classifier, &mut named);
+    }
     named.doubt_a_lone_card_in_a_crowd();
     let found_cards = named.cards.len();
     add_cards_beside(photo, classifier, &mut named);
@@ -343,6 +346,20 @@ fn name_candidates(
         cards,
         candidates,
         partial,
+    }
+}
+
+/// Where no card is read, the readings of the picture stretched upright
+/// ([`CardFinder::find_each_size_stretched`]: a steep view of a white desk)
+/// are named, and the first whose candidates are mostly cards is taken.
+fn read_stretched(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
+    let stretched = CardFinder::default().find_each_size_stretched(&photo.image, CARD_SIZES_TRIED);
+    for quads in stretched {
+        let other = name_candidates(photo, classifier, quads, &[]);
+        if other.mostly_cards() {
+            *named = other;
+            return;
+        }
     }
 }
 

@@ -99,6 +99,26 @@ pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> Sy
     cards_of_ink(image, above_mean, INK_DEPTH, |_| true)
 }
 
+/// How flat the symbols of `image` lie (`above_mean` as for
+/// [`cards_from_symbols`]): the median, over the symbols lying across the
+/// picture (within 30 degrees of level), of their length over thickness;
+/// `None` with fewer than [`FLAT_SYMBOLS_MIN`] of them.
+pub(super) fn flatness(image: &RgbImage, above_mean: &GrayImage) -> Option<f32> {
+    let mut ratios: Vec<f32> = symbols(image, above_mean, INK_DEPTH)
+        .iter()
+        .filter(|s| s.axis[0].abs() >= 30f32.to_radians().cos())
+        .map(|s| s.half_length / s.half_thickness.max(0.5))
+        .collect();
+    if ratios.len() < FLAT_SYMBOLS_MIN {
+        return None;
+    }
+    ratios.sort_by(f32::total_cmp);
+    Some(ratios[ratios.len() / 2])
+}
+
+/// Fewest symbols lying across the picture that [`flatness`] measures.
+const FLAT_SYMBOLS_MIN: usize = 3;
+
 /// Cards around fainter symbols ([`FAINT_INK_DEPTH`]: washed-out ink on
 /// pale cards) beside `cards` (cards already read, in `image`'s pixels),
 /// of about their size, where none of them lies. Faint ink alone is not
@@ -440,6 +460,26 @@ mod tests {
 
     fn rect(image: &mut RgbImage, x: i32, y: i32, w: u32, h: u32, colour: [u8; 3]) {
         draw_filled_rect_mut(image, Rect::at(x, y).of_size(w, h), Rgb(colour));
+    }
+
+    #[test]
+    fn symbols_squashed_by_a_slanted_view_lie_flatter() {
+        // Three red ovals on white paper, twice as long as thick, then the
+        // same squashed to 0.6 of their height, as a table seen at a slant.
+        let flatness_of = |height: i32| {
+            let mut image = RgbImage::from_pixel(400, 300, Rgb([235, 235, 230]));
+            for i in 0..3 {
+                let centre = (100 + 100 * i, 150);
+                draw_filled_ellipse_mut(&mut image, centre, 30, height, Rgb([200, 30, 40]));
+            }
+            let (white, _) = balanced_whiteness_with_histogram(&image);
+            let above_mean = above_local_mean(&white, local_mean_radius(&white));
+            flatness(&image, &above_mean)
+        };
+        let upright = flatness_of(15).expect("three symbols");
+        let squashed = flatness_of(9).expect("three symbols");
+        assert!((1.7..2.4).contains(&upright), "{upright}");
+        assert!(squashed > 3.0, "{squashed}");
     }
 
     #[test]
