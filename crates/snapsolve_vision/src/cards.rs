@@ -483,11 +483,9 @@ impl CardFinder {
                 .count();
             let cut = on_edge * 20 > points.len();
             let area = contour_area(&points) as f32;
-            if area > self.max_area_fraction * image_area
-                && area <= self.close_up_area_fraction * image_area
-                && !cut
-            {
-                if let Some((quad, in_space)) = self.card_quad(&points, area, &camera) {
+            if area > self.max_area_fraction * image_area {
+                let close_up = area <= self.close_up_area_fraction * image_area && !cut;
+                if close_up && let Some((quad, in_space)) = self.card_quad(&points, area, &camera) {
                     close_ups.push(Found {
                         quad,
                         cut: false,
@@ -495,10 +493,6 @@ impl CardFinder {
                         falls_apart: false,
                     });
                 }
-                larger.push(points);
-                continue;
-            }
-            if area > self.max_area_fraction * image_area {
                 larger.push(points);
                 continue;
             }
