@@ -151,7 +151,12 @@ fn symbol_path(style: &CardStyle, shape: u8, cx: f32, cy: f32, a: f32, b: f32) -
         (0, Edition::AltRectDotted) => {
             PathBuilder::from_rect(Rect::from_ltrb(cx - a, cy - b, cx + a, cy + b)?).into()
         }
-        (1, _) => rounded_rect(cx - a, cy - b, 2.0 * a, 2.0 * b, b),
+        (1, Edition::Standard) => rounded_rect(cx - a, cy - b, 2.0 * a, 2.0 * b, b),
+        // The second edition's oval is a true ellipse, pointed where a stadium
+        // is flat: drawn as a stadium it passed for that edition's rectangle.
+        (1, Edition::AltRectDotted) => {
+            PathBuilder::from_oval(Rect::from_ltrb(cx - a, cy - b, cx + a, cy + b)?)
+        }
         _ => squiggle(cx, cy, a, b, style.squiggle_wave, style.mirrored),
     }
 }

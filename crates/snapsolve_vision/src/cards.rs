@@ -917,7 +917,8 @@ const LEVEL_FACTORS: [f32; 4] = [1.0, 0.75, 1.25, 0.5];
 
 /// Symbols lying flatter than this (length over thickness, the median over
 /// a picture) are squashed by the view: upright tables of the stress suite
-/// measure 1.7-3.0, steep ones 3.1-3.4.
+/// measured 1.7-3.0, steep ones 3.1-3.4, when its second edition's symbols
+/// were drawn too thin (before session 22); not measured again since.
 const FLAT_SYMBOLS: f32 = 3.0;
 /// The median flatness of symbols seen straight on (upright tables of the
 /// stress suite: 1.7-3.0, most 2.0-2.6): the stretch that brings the

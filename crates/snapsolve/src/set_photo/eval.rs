@@ -16,7 +16,7 @@ use snapsolve_vision::Limits;
 
 use super::classify::CardClassifier;
 use super::distort::{CropSpoiler, Distortion};
-use super::read_card_image;
+use super::read_any_card_image;
 use super::table::{read_table, read_table_photo};
 
 /// Totals for one deck edition.
@@ -325,7 +325,9 @@ pub fn parse_crop_labels(text: &str) -> Result<Vec<CropLabel>, LabelError> {
     Ok(labels)
 }
 
-/// Names every labelled crop, spoilt by `spoiler` if one is given, and scores it.
+/// Names every labelled crop as `snapsolve set card` names a picture of one
+/// card (the card cut out of a loose crop first, [`read_any_card_image`]),
+/// spoilt by `spoiler` after the cut if one is given, and scores it.
 pub fn evaluate_crops(
     labels: &[CropLabel],
     root: &Path,
@@ -338,7 +340,7 @@ pub fn evaluate_crops(
         score.items += 1;
         score.cards += 1;
         let start = Instant::now();
-        let image = match read_card_image(&root.join(&label.image), Limits::default()) {
+        let image = match read_any_card_image(&root.join(&label.image), Limits::default()) {
             Ok(image) => match spoiler {
                 Some(spoiler) => spoiler.apply(&image),
                 None => image,

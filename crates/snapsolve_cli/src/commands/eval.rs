@@ -17,7 +17,8 @@ use crate::output::outln;
 pub enum EvalCommand {
     /// SET photos: read every photo of a photos.jsonl and compare with its card multiset.
     SetPhotos(super::eval_set::EvalArgs),
-    /// SET crops: name every crop of a crops.csv and compare with its label.
+    /// SET crops: name every crop of a crops.csv as `set card` names a picture
+    /// of one card, and compare with its label.
     SetCards(super::eval_set::EvalArgs),
     /// SET tables rendered under hard conditions (white on white, clutter,
     /// a steep angle, dim warm light…): cards found and right, false cards.
