@@ -112,10 +112,10 @@ fn tables_that_once_read_no_card_are_read() {
         // 21 cards edge to edge on a cloth as bright as they are at some
         // level: the paper inside their open symbols set the card size.
         (Condition::TwentyOneTouching, 432, 17),
-        // Steep-angle 451 (a white desk seen at a slant) was held here at 6
-        // until session 22 drew the second edition's symbols as printed:
-        // thicker, they no longer measure flat enough for the stretched look
-        // (`FLAT_SYMBOLS`, set on the thinner ones), and it reads nothing again.
+        // 12 cards on a white desk seen at a slant: only their shadowed
+        // sides show, and their symbols lie flat (6 named since session 22's
+        // faithful second edition and its flatness bar; 7 before).
+        (Condition::SteepAngle, 451, 5),
     ];
     for (condition, table, least) in tables {
         let score = run_condition(
