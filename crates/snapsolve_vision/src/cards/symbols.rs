@@ -41,8 +41,8 @@ use sides::{
 /// above the local mean (see `above_local_mean`).
 const INK_DEPTH: u8 = 40;
 /// The card's half width over the symbols' half length, tried from one end
-/// to the other (a card is 1.5 standard symbols wide, 1.7 of the second
-/// edition's).
+/// to the other (a card is 1.5 standard symbols wide, 1.55 of the second
+/// edition's as printed).
 const HALF_WIDTH_OVER_SYMBOL: (f32, f32) = (1.25, 2.0);
 /// Share of a card's width, at its rim, where ink need not be its own.
 const RIM: f32 = 0.05;

@@ -8,7 +8,7 @@ use super::{MIDDLE, Point2, across, dot, sub};
 use crate::contours::outer_contours_above;
 
 /// A symbol's length over its thickness (an oval 2.1, the second edition's
-/// rectangles 2.9; foreshortening changes both ways).
+/// symbols 2.3; foreshortening changes both ways).
 const ELONGATION: (f32, f32) = (1.4, 3.5);
 /// Shortest symbol, in working pixels (a card about 12 pixels wide).
 const MIN_SYMBOL_LENGTH: f32 = 8.0;
@@ -27,7 +27,7 @@ const MIN_SYMBOL_FILL: f32 = 0.4;
 const MIN_CHROMA: f32 = 15.0;
 /// Symbols of one card: lengths within this ratio, axes within this angle
 /// (radians), centres apart along the card by this range of symbol lengths
-/// (the standard deck 0.64, the second edition 0.52, give or take a print)
+/// (the standard deck 0.64, the second edition 0.57, give or take a print)
 /// and across it by at most this share of a symbol's length.
 const MATE_LENGTH_RATIO: f32 = 1.3;
 const MATE_ANGLE: f32 = 0.2;
