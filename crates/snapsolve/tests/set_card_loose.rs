@@ -1,11 +1,11 @@
 //! `snapsolve set card` on loosely cropped cards: a picture of one card with
 //! table all round it (the card about 80% or 50% of the picture's height,
 //! turned a little), rendered from fixed seeds, named by the default
-//! classifier as the command does (`card_in_picture`, then the network). No
+//! classifier as the command does (`name_card_picture`). No
 //! data folder needed.
 
 use snapsolve::set_photo::example::seeded_cards;
-use snapsolve::set_photo::{DEFAULT_CLASSIFIER, card_in_picture, classifier_by_name};
+use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture};
 use snapsolve_synth::{Edition, TableSpec, render_table};
 
 #[test]
@@ -19,8 +19,7 @@ fn loosely_cropped_cards_are_named() {
         (spec.width, spec.height, spec.fill) = (480, 720, fill);
         spec.clutter = 0;
         let picture = render_table(&spec).image;
-        let reading = classifier.classify(&[card_in_picture(&picture)]);
-        let read = reading.first().map(|r| r.card());
+        let read = name_card_picture(&picture, classifier.as_ref()).map(|r| r.card());
         eprintln!("{card}: read {read:?}");
         right += usize::from(read == Some(card));
     }

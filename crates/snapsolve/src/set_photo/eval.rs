@@ -12,11 +12,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use snapsolve_set::{Attribute, Card};
-use snapsolve_vision::Limits;
+use snapsolve_vision::{Limits, read_image};
 
 use super::classify::CardClassifier;
 use super::distort::{CropSpoiler, Distortion};
-use super::read_any_card_image;
+use super::name_card_picture_spoilt;
 use super::table::{read_table, read_table_photo};
 
 /// Totals for one deck edition.
@@ -326,8 +326,8 @@ pub fn parse_crop_labels(text: &str) -> Result<Vec<CropLabel>, LabelError> {
 }
 
 /// Names every labelled crop as `snapsolve set card` names a picture of one
-/// card (the card cut out of a loose crop first, [`read_any_card_image`]),
-/// spoilt by `spoiler` after the cut if one is given, and scores it.
+/// card ([`name_card_picture_spoilt`]: the whole picture and the card found
+/// in it), each view spoilt by `spoiler` if one is given, and scores it.
 pub fn evaluate_crops(
     labels: &[CropLabel],
     root: &Path,
@@ -340,17 +340,18 @@ pub fn evaluate_crops(
         score.items += 1;
         score.cards += 1;
         let start = Instant::now();
-        let image = match read_any_card_image(&root.join(&label.image), Limits::default()) {
-            Ok(image) => match spoiler {
-                Some(spoiler) => spoiler.apply(&image),
-                None => image,
-            },
+        let image = match read_image(&root.join(&label.image), Limits::default()) {
+            Ok(image) => image,
             Err(e) => {
                 score.failures.push(format!("{}: {e}", label.image));
                 continue;
             }
         };
-        let Some(reading) = classifier.classify(&[image]).pop() else {
+        let spoil = |crop| match spoiler {
+            Some(spoiler) => spoiler.apply(&crop),
+            None => crop,
+        };
+        let Some(reading) = name_card_picture_spoilt(&image, classifier, spoil) else {
             continue;
         };
         score.millis.push(start.elapsed().as_secs_f64() * 1e3);

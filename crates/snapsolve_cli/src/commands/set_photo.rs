@@ -4,13 +4,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
-use snapsolve::images::{Limits, Photo};
+use snapsolve::images::{Limits, Photo, read_image};
 use snapsolve::set_photo::example::{EXAMPLE_SEED, example_photo};
 use snapsolve::set_photo::table::{
     Finders, TableReading, draw_answer, read_table_photo, read_table_with,
 };
 use snapsolve::set_photo::{
-    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, read_any_card_image,
+    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture,
 };
 
 use crate::error::{CliError, CliResult};
@@ -157,14 +157,18 @@ fn print_text(reading: &TableReading, name: &str, max_sets: usize) {
 /// `set card`.
 pub fn card(args: &CardArgs) -> CliResult {
     let classifier = classifier(&args.classifier)?;
-    let mut crops = Vec::with_capacity(args.images.len());
+    let mut readings = Vec::with_capacity(args.images.len());
     for path in &args.images {
-        crops.push(
-            read_any_card_image(path, Limits::default())
-                .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?,
-        );
+        let picture = read_image(path, Limits::default())
+            .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+        let reading = name_card_picture(&picture, classifier.as_ref()).ok_or_else(|| {
+            CliError::failed(format!(
+                "{}: the classifier gave no reading",
+                path.display()
+            ))
+        })?;
+        readings.push(reading);
     }
-    let readings = classifier.classify(&crops);
     if args.json {
         print_json(&serde_json::Value::Array(
             readings
