@@ -39,9 +39,9 @@ pub struct EvalArgs {
     /// small, turned, jpeg), to see how the reader copes.
     #[arg(long, value_name = "NAME", value_parser = distortion_name)]
     distort: Option<Distortion>,
-    /// Crops only: spoil every card, once cut out of its picture as `set card`
-    /// cuts it, as a moving phone's video would (motion-blur, defocus,
-    /// low-res, washed-out) before naming it.
+    /// Crops only: spoil each view `set card` reads of a picture (the whole
+    /// picture and the card cut out of it) as a moving phone's video would
+    /// (motion-blur, defocus, low-res, washed-out) before naming it.
     #[arg(long, value_name = "NAME", value_parser = spoiler_name)]
     spoil: Option<CropSpoiler>,
 }
