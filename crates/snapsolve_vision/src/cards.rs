@@ -151,7 +151,7 @@ impl CardFinder {
     pub fn find_each_size_stretched(&self, image: &RgbImage, most: usize) -> Vec<Vec<Quad>> {
         let factor = shrink_factor(image.width(), image.height(), self.work_side);
         let small = shrink_by(image, factor);
-        let Some(flatness) = symbol_flatness(&small) else {
+        let Some(flatness) = flatness_at_work_size(&small) else {
             return Vec::new();
         };
         if flatness < FLAT_SYMBOLS {
@@ -175,7 +175,7 @@ impl CardFinder {
     /// too few show (what [`CardFinder::find_each_size_stretched`] measures).
     pub fn symbol_flatness(&self, image: &RgbImage) -> Option<f32> {
         let factor = shrink_factor(image.width(), image.height(), self.work_side);
-        symbol_flatness(&shrink_by(image, factor))
+        flatness_at_work_size(&shrink_by(image, factor))
     }
 
     /// A steep view is looked at again straightened, with the likeliest
@@ -919,7 +919,7 @@ const STEEP_VIEW_DEPTH: f32 = 1.25;
 const CORNER_WOBBLE: f32 = 0.5;
 
 /// [`symbols::flatness`] of a picture at working size, on its balanced whiteness.
-fn symbol_flatness(small: &RgbImage) -> Option<f32> {
+fn flatness_at_work_size(small: &RgbImage) -> Option<f32> {
     let (white, _) = balanced_whiteness_with_histogram(small);
     let above_mean = above_local_mean(&white, local_mean_radius(&white));
     symbols::flatness(small, &above_mean)
