@@ -472,9 +472,7 @@ mod tests {
                 let centre = (100 + 100 * i, 150);
                 draw_filled_ellipse_mut(&mut image, centre, 30, height, Rgb([200, 30, 40]));
             }
-            let (white, _) = balanced_whiteness_with_histogram(&image);
-            let above_mean = above_local_mean(&white, local_mean_radius(&white));
-            flatness(&image, &above_mean)
+            crate::cards::flatness_at_work_size(&image)
         };
         let upright = flatness_of(15).expect("three symbols");
         let squashed = flatness_of(9).expect("three symbols");
