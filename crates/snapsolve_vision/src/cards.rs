@@ -497,6 +497,7 @@ impl CardFinder {
                         cut: false,
                         in_space,
                         falls_apart: false,
+                        part: false,
                     });
                 }
                 larger.push(points);
@@ -565,6 +566,7 @@ impl CardFinder {
                         cut,
                         in_space,
                         falls_apart: true,
+                        part: false,
                     });
                 }
                 found.extend(parts.into_iter().map(|(quad, in_space)| Found {
@@ -572,6 +574,7 @@ impl CardFinder {
                     cut,
                     in_space,
                     falls_apart: false,
+                    part: true,
                 }));
             } else if let Some((quad, in_space)) = shape {
                 found.push(Found {
@@ -579,6 +582,7 @@ impl CardFinder {
                     cut,
                     in_space,
                     falls_apart: false,
+                    part: false,
                 });
             }
         }

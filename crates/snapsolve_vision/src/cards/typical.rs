@@ -17,14 +17,21 @@ use crate::quad::Quad;
 
 /// A card-shaped quadrilateral, whether its outline runs along the picture's
 /// edge, whether it is card-shaped only in space (see `CardFinder::card_quad`),
-/// and whether it also fell apart into card-shaped parts when eroded (two
+/// whether it also fell apart into card-shaped parts when eroded (two
 /// cards that touch, or one large card: the size a card has where it lies
-/// tells).
+/// tells), and whether it is such a part.
 pub(super) struct Found {
     pub quad: Quad,
     pub cut: bool,
     pub in_space: bool,
     pub falls_apart: bool,
+    /// A part of a blob that fell apart: a candidate, but never a sample of
+    /// the size plane. A near one-symbol card of a steep table splits at
+    /// its symbol into two halves the size of far cards; fitted, they pulled
+    /// the plane down there until the whole card was refused as two cards
+    /// (steep stress table 401). Cards that touch are measured by the
+    /// cards that stand alone.
+    pub part: bool,
 }
 
 impl Found {
@@ -35,6 +42,7 @@ impl Found {
             cut: false,
             in_space: false,
             falls_apart: false,
+            part: false,
         }
     }
 }
@@ -86,6 +94,7 @@ impl Typical {
             aspect: median(shaped.iter().map(|q| q.aspect()).collect())?,
             support: 0,
             sides: whole()
+                .filter(|f| !f.part)
                 .map(|f| &f.quad)
                 .filter(|q| (area / PLANE_SAMPLES..=area * PLANE_SAMPLES).contains(&q.area()))
                 .map(|q| {
@@ -253,6 +262,7 @@ mod tests {
             cut: false,
             in_space: false,
             falls_apart: false,
+            part: false,
         }
     }
 
@@ -276,6 +286,38 @@ mod tests {
             typical.accepts(&pair, 0.5),
             "a blob that did not fall apart"
         );
+    }
+
+    #[test]
+    fn the_halves_of_a_near_card_do_not_shrink_the_cards_near_them() {
+        // Side length grows from 50 px at the top to 100 px at the bottom;
+        // a near card fell apart into two halves the size of far cards.
+        let side_at = |y: f32| 50.0 + 50.0 * y / 600.0;
+        let mut found: Vec<Found> = [(100.0, 50.0), (300.0, 60.0), (500.0, 300.0)]
+            .into_iter()
+            .chain([(150.0, 550.0), (350.0, 560.0), (600.0, 540.0)])
+            .map(|(x, y)| square([x, y], side_at(y)))
+            .collect();
+        let near: Vec<Found> = [250.0, 480.0, 700.0]
+            .into_iter()
+            .map(|x| {
+                let mut card = square([x, 580.0], side_at(580.0));
+                card.falls_apart = true;
+                card
+            })
+            .collect();
+        for card in &near {
+            for dx in [-25.0, 25.0] {
+                let mut half = square([card.quad.centre()[0] + dx, 580.0], 55.0);
+                half.part = true;
+                found.push(half);
+            }
+        }
+        found.extend(near);
+        let typical = Typical::of(&found).expect("cards");
+        for card in found.iter().filter(|f| f.falls_apart) {
+            assert!(typical.accepts(card, 0.5), "{typical:?}");
+        }
     }
 
     #[test]
