@@ -315,8 +315,17 @@ fn drop_repeated_names(cards: &mut Vec<(Quad, CardReading)>) {
     });
 }
 
-/// Names the whole outlines among `quads` and keeps those the card network
-/// takes for cards; the `detected` ones (the learned detector's) must
+/// The smallest card read, as a share of the picture's area: a card about
+/// 30 pixels wide in a webcam's 960x720 frame, 130 in a 12 MP photo. The
+/// smallest card of the shared table photos is 0.0078 of its photo; what
+/// was read below 0.002 on rendered clutter with no card was the print of a
+/// page, a few dashes at a time, named purple solid diamonds (clutter tables
+/// 800-1399: 11 of 25 false cards; no card of stress tables 400-447 is
+/// that small).
+pub const SMALLEST_CARD: f32 = 0.002;
+
+/// Names the whole outlines among `quads` no smaller than [`SMALLEST_CARD`]
+/// and keeps those the card network takes for cards; the `detected` ones (the learned detector's) must
 /// convince it beyond doubt.
 fn name_candidates(
     photo: &Photo,
@@ -325,6 +334,8 @@ fn name_candidates(
     detected: &[Quad],
 ) -> NamedCandidates {
     let (width, height) = photo.image.dimensions();
+    let smallest = SMALLEST_CARD * (width * height) as f32;
+    let quads: Vec<Quad> = quads.into_iter().filter(|q| q.area() >= smallest).collect();
     let (whole, partial) = split_cut_off(quads, width, height);
     let threshold = |quad: &Quad| {
         if detected.contains(quad) {
@@ -649,6 +660,34 @@ mod tests {
         // duplicate, reported as such), and so does the one of value 2.
         let names: Vec<[u8; 4]> = cards.iter().map(|(_, r)| r.card().values()).collect();
         assert_eq!(names, vec![[1; 4], [2; 4], [1; 4]]);
+    }
+
+    /// Takes every crop for the same sure card.
+    struct EverythingACard;
+
+    impl CardClassifier for EverythingACard {
+        fn name(&self) -> &'static str {
+            "everything a card"
+        }
+
+        fn classify(&self, crops: &[RgbImage]) -> Vec<CardReading> {
+            let sure = CardReading {
+                attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
+                card_probability: Some(1.0),
+            };
+            vec![sure; crops.len()]
+        }
+    }
+
+    #[test]
+    fn outlines_too_small_for_a_card_are_not_read() {
+        let photo = Photo::from_upright(RgbImage::new(1000, 1000));
+        // 0.0014 and 0.0056 of the picture.
+        let (speck, card) = (card(100.0, 100.0, 30.0), card(300.0, 300.0, 60.0));
+        let named = name_candidates(&photo, &EverythingACard, vec![speck, card], &[]);
+        assert_eq!(named.candidates, 1);
+        assert_eq!(named.cards.len(), 1);
+        assert_eq!(named.cards[0].0, card);
     }
 
     #[test]
