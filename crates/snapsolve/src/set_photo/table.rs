@@ -196,7 +196,7 @@ pub fn read_table(photo: &Photo, classifier: &dyn CardClassifier) -> TableReadin
 /// larger ones (see [`CardFinder::find_each_size`]); the larger ones are
 /// named only where the first gives more candidates that are no card than
 /// cards.
-const CARD_SIZES_TRIED: usize = 4;
+pub const CARD_SIZES_TRIED: usize = 4;
 
 /// Reads a table: finds the cards (with `finders`), names those wholly in the
 /// picture that the card network takes for cards, and finds the SETs among

@@ -1,5 +1,6 @@
 //! Crops that are not a SET card, for the card/not-a-card logit of the SET
-//! card network: rendered lookalikes (`snapsolve_synth::lookalike`) and
+//! card network: rendered lookalikes (`snapsolve_synth::lookalike`), what
+//! the card finder outlines on rendered tables with clutter and no card, and
 //! crops of real card-free photos.
 //!
 //! The real card-free photos are the sudoku photos of the shared data (white
@@ -14,13 +15,16 @@ use std::path::Path;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use snapsolve_nn::set_cards::Config;
-use snapsolve_synth::{Lookalike, render_lookalike};
+use snapsolve_synth::{Lookalike, render_lookalike, render_table};
 use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH, card_crop};
 use snapsolve_vision::{CardFinder, Limits, Quad};
 
 use super::set_cards::TrainError;
+use super::set_detector::random_spec;
+use super::table_crops::SIZES;
 use crate::set_photo::network::network_pixels;
 use crate::set_photo::read_table_photo;
+use crate::set_photo::table::{CARD_SIZES_TRIED, SMALLEST_CARD};
 use crate::sudoku_photo::labels::{Split, read_labels, split_of};
 
 /// Labels of the sudoku photos, relative to the shared data folder.
@@ -90,6 +94,45 @@ fn random_card_quad(w: u32, h: u32, rng: &mut StdRng) -> Quad {
     let corners = [[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]]
         .map(|[x, y]| [cx + c * x - s * y, cy + s * x + c * y]);
     Quad { corners }
+}
+
+/// Network inputs of every outline the card finder gives, at each card size
+/// the reader names ([`CARD_SIZES_TRIED`]), on `tables` rendered tables with
+/// no card: random surfaces, light and views (the detector's
+/// [`random_spec`]), one to four blobs of clutter and two to seven lookalike
+/// objects. These are what the reader names on a cluttered desk: a patch of
+/// desk around a coloured blob, a phone's screen, a note with a coloured
+/// band, the part of a page; a lookalike rendered on its own never shows the
+/// finder's view of them. (The stress suite's clutter tables are rendered
+/// from other seeds.)
+pub fn clutter_table_crops(
+    tables: usize,
+    config: &Config,
+    rng: &mut StdRng,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Vec<Vec<u8>> {
+    let finder = CardFinder::default();
+    let mut crops = Vec::new();
+    for i in 0..tables {
+        let mut spec = random_spec(rng);
+        spec.cards = Vec::new();
+        spec.clutter = rng.random_range(1..=4);
+        spec.distractors = rng.random_range(2..=7);
+        (spec.width, spec.height) = SIZES[rng.random_range(0..SIZES.len())];
+        let image = render_table(&spec).image;
+        let smallest = SMALLEST_CARD * (spec.width * spec.height) as f32;
+        for quads in finder.find_each_size(&image, CARD_SIZES_TRIED) {
+            crops.extend(
+                quads
+                    .iter()
+                    .filter(|quad| quad.area() >= smallest)
+                    .filter_map(|quad| card_crop(&image, quad))
+                    .map(|crop| network_pixels(&crop, config)),
+            );
+        }
+        progress(i + 1, tables);
+    }
+    crops
 }
 
 /// `count` rendered lookalike crops, the kinds taken in turn.

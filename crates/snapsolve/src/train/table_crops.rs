@@ -20,7 +20,7 @@ use snapsolve_nn::set_cards::Config;
 
 /// Picture sizes the tables are rendered at: a webcam frame, a
 /// phone photo as the reader shrinks it, and a large one.
-const SIZES: [(u32, u32); 3] = [(960, 720), (1280, 960), (2000, 1500)];
+pub(super) const SIZES: [(u32, u32); 3] = [(960, 720), (1280, 960), (2000, 1500)];
 
 /// An outline counts as a card's where each of its corners lies within this
 /// share of the card's width of the true corner, upright or turned half

@@ -35,6 +35,10 @@ pub struct SetCardsArgs {
     /// learn from too (default 0: 800 read real photos worse, docs/evaluation.md)
     #[arg(long)]
     tables: Option<usize>,
+    /// Rendered tables with clutter and no card, whose outlines the card finder gives
+    /// are learnt as not a card (default 1500)
+    #[arg(long)]
+    clutter_tables: Option<usize>,
     /// Random seed.
     #[arg(long)]
     seed: Option<u64>,
@@ -56,6 +60,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
     spec.synthetic = args.synthetic.unwrap_or(spec.synthetic).max(1);
     spec.lookalikes = args.lookalikes.unwrap_or(spec.lookalikes);
     spec.tables = args.tables.unwrap_or(spec.tables);
+    spec.clutter_tables = args.clutter_tables.unwrap_or(spec.clutter_tables);
     spec.seed = args.seed.unwrap_or(spec.seed);
     let mut bar = StageBar::new();
     let report = train_set_cards(&spec, &mut |p| match p {
@@ -64,6 +69,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
         TrainProgress::CardFree(d, t) => bar.update("card-free photos", d, t, ""),
         TrainProgress::Lookalikes(d, t) => bar.update("rendering others", d, t, ""),
         TrainProgress::Tables(d, t) => bar.update("cutting cards from tables", d, t, ""),
+        TrainProgress::ClutterTables(d, t) => bar.update("cutting clutter tables", d, t, ""),
         TrainProgress::Step(r, t) => {
             bar.update("training", r.step + 1, t, &format!("loss {:.3}", r.loss))
         }
@@ -99,7 +105,8 @@ fn report_json(report: &TrainingReport) -> serde_json::Value {
         "validation": scores(&report.validation),
         "held_out": scores(&report.held_out),
         "train": scores(&report.train),
-        "negatives": {"real": report.negatives.0, "rendered": report.negatives.1},
+        "negatives": {"real": report.negatives.0, "rendered": report.negatives.1,
+                      "clutter_tables": report.negatives.2},
         "rendered_cards": {"whole": report.rendered.0, "from_tables": report.rendered.1},
         "card_free_validation": {"crops": report.card_free_validation.0,
                                  "taken_for_cards": report.card_free_validation.1},
@@ -147,9 +154,10 @@ fn print_report(report: &TrainingReport) {
     }
     let (crops, taken) = report.card_free_validation;
     outln!(
-        "not a card: trained on {} real card-free crops and {} rendered ones; validation card-free crops taken for cards: {taken} of {crops}",
+        "not a card: trained on {} real card-free crops, {} rendered ones and {} outlined on clutter tables; validation card-free crops taken for cards: {taken} of {crops}",
         report.negatives.0,
-        report.negatives.1
+        report.negatives.1,
+        report.negatives.2
     );
     outln!(
         "rendered cards: {} cut whole, {} cut from tables where the finder outlines them",
