@@ -600,13 +600,7 @@ impl CardFinder {
     ) -> Option<(Quad, bool)> {
         let quad = fit_quad(outline)?;
         let fill = area / quad.area().max(1.0);
-        let [a, b, c, d] = quad.side_lengths();
-        let opposite_ratio =
-            (a.min(c) / a.max(c).max(f32::EPSILON)).min(b.min(d) / b.max(d).max(f32::EPSILON));
-        let shaped = quad.is_convex()
-            && opposite_ratio >= self.min_opposite_ratio
-            && fill >= self.min_fill
-            && fill <= 1.1;
+        let shaped = self.four_sided_like_a_card(&quad) && fill >= self.min_fill && fill <= 1.1;
         if !shaped {
             return None;
         }
@@ -626,6 +620,17 @@ impl CardFinder {
         let in_space =
             aspect <= STRETCHED_ASPECT && low >= self.true_aspect.0 && high <= self.true_aspect.1;
         in_space.then(|| (quad.portrait_seen_by(camera), true))
+    }
+
+    /// Whether `quad` is convex with no side under [`CardFinder::min_opposite_ratio`]
+    /// of the side facing it: perspective shortens a card's far side, never to
+    /// a point. Every outline fitted to a contour passes; those other passes
+    /// make (laid around symbols, mapped back from a straightened view, cut
+    /// along a lattice) are not tested here, and the reader tests them.
+    pub fn four_sided_like_a_card(&self, quad: &Quad) -> bool {
+        let [a, b, c, d] = quad.side_lengths();
+        let ratio = |p: f32, q: f32| p.min(q) / p.max(q).max(f32::EPSILON);
+        quad.is_convex() && ratio(a, c).min(ratio(b, d)) >= self.min_opposite_ratio
     }
 
     /// Cards that touch form one blob: erode it until it separates into

@@ -325,7 +325,10 @@ fn drop_repeated_names(cards: &mut Vec<(Quad, CardReading)>) {
 pub const SMALLEST_CARD: f32 = 0.002;
 
 /// Names the whole outlines among `quads` no smaller than [`SMALLEST_CARD`]
-/// and keeps those the card network takes for cards; the `detected` ones (the learned detector's) must
+/// and shaped like a card ([`CardFinder::four_sided_like_a_card`]: steep
+/// table 417 gave a near card's outline with one corner at the picture's far
+/// edge, which read as a card turned a quarter) and keeps those the card
+/// network takes for cards; the `detected` ones (the learned detector's) must
 /// convince it beyond doubt.
 fn name_candidates(
     photo: &Photo,
@@ -335,7 +338,11 @@ fn name_candidates(
 ) -> NamedCandidates {
     let (width, height) = photo.image.dimensions();
     let smallest = SMALLEST_CARD * (width * height) as f32;
-    let quads: Vec<Quad> = quads.into_iter().filter(|q| q.area() >= smallest).collect();
+    let finder = CardFinder::default();
+    let quads: Vec<Quad> = quads
+        .into_iter()
+        .filter(|q| q.area() >= smallest && finder.four_sided_like_a_card(q))
+        .collect();
     let (whole, partial) = split_cut_off(quads, width, height);
     let threshold = |quad: &Quad| {
         if detected.contains(quad) {
@@ -687,6 +694,18 @@ mod tests {
         let named = name_candidates(&photo, &EverythingACard, vec![speck, card], &[]);
         assert_eq!(named.candidates, 1);
         assert_eq!(named.cards.len(), 1);
+        assert_eq!(named.cards[0].0, card);
+    }
+
+    #[test]
+    fn outlines_no_card_could_have_are_not_read() {
+        let photo = Photo::from_upright(RgbImage::new(1000, 1000));
+        let card = card(300.0, 300.0, 100.0);
+        // The same card with one corner thrown to the picture's edge.
+        let mut thrown = card;
+        thrown.corners[3] = [5.0, 990.0];
+        let named = name_candidates(&photo, &EverythingACard, vec![thrown, card], &[]);
+        assert_eq!(named.candidates, 1);
         assert_eq!(named.cards[0].0, card);
     }
 
