@@ -288,16 +288,25 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_halves_of_a_near_card_do_not_shrink_the_cards_near_them() {
-        // Side length grows from 50 px at the top to 100 px at the bottom;
-        // a near card fell apart into two halves the size of far cards.
-        let side_at = |y: f32| 50.0 + 50.0 * y / 600.0;
-        let mut found: Vec<Found> = [(100.0, 50.0), (300.0, 60.0), (500.0, 300.0)]
+    /// Side length of a card of [`steep_table`] at height `y`: 50 px at the
+    /// top, 100 px at the bottom.
+    fn side_at(y: f32) -> f32 {
+        50.0 + 50.0 * y / 600.0
+    }
+
+    /// Six cards of a steep table, far ones small, near ones large.
+    fn steep_table() -> Vec<Found> {
+        [(100.0, 50.0), (300.0, 60.0), (500.0, 300.0)]
             .into_iter()
             .chain([(150.0, 550.0), (350.0, 560.0), (600.0, 540.0)])
             .map(|(x, y)| square([x, y], side_at(y)))
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn the_halves_of_a_near_card_do_not_shrink_the_cards_near_them() {
+        // Near cards fell apart into two halves the size of far cards.
+        let mut found = steep_table();
         let near: Vec<Found> = [250.0, 480.0, 700.0]
             .into_iter()
             .map(|x| {
@@ -322,13 +331,7 @@ mod tests {
 
     #[test]
     fn far_cards_are_measured_against_far_cards() {
-        // Side length grows from 50 px at the top to 100 px at the bottom.
-        let side_at = |y: f32| 50.0 + 50.0 * y / 600.0;
-        let mut found: Vec<Found> = [(100.0, 50.0), (300.0, 60.0), (500.0, 300.0)]
-            .into_iter()
-            .chain([(150.0, 550.0), (350.0, 560.0), (600.0, 540.0)])
-            .map(|(x, y)| square([x, y], side_at(y)))
-            .collect();
+        let mut found = steep_table();
         let typical = Typical::of(&found).expect("cards");
         let far = square([600.0, 40.0], side_at(40.0));
         assert!(
