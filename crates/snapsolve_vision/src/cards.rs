@@ -62,7 +62,7 @@ use crate::quad::{Camera, Point2, Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
 use crate::threshold::{balanced_whiteness_with_histogram, otsu_level_of};
 use symbols::SymbolCards;
-use typical::{Found, Typical, median};
+use typical::{Erosion, Found, Typical, median};
 
 /// What counts as a card, and how hard to look.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -496,8 +496,7 @@ impl CardFinder {
                         quad,
                         cut: false,
                         in_space,
-                        falls_apart: false,
-                        part: false,
+                        erosion: Erosion::Whole,
                     });
                 }
                 larger.push(points);
@@ -565,24 +564,21 @@ impl CardFinder {
                         quad,
                         cut,
                         in_space,
-                        falls_apart: true,
-                        part: false,
+                        erosion: Erosion::FellApart,
                     });
                 }
                 found.extend(parts.into_iter().map(|(quad, in_space)| Found {
                     quad,
                     cut,
                     in_space,
-                    falls_apart: false,
-                    part: true,
+                    erosion: Erosion::Part,
                 }));
             } else if let Some((quad, in_space)) = shape {
                 found.push(Found {
                     quad,
                     cut,
                     in_space,
-                    falls_apart: false,
-                    part: false,
+                    erosion: Erosion::Whole,
                 });
             }
         }

@@ -337,7 +337,7 @@ fn name_candidates(
     detected: &[Quad],
 ) -> NamedCandidates {
     let (width, height) = photo.image.dimensions();
-    let smallest = SMALLEST_CARD * (width * height) as f32;
+    let smallest = SMALLEST_CARD * width as f32 * height as f32;
     let finder = CardFinder::default();
     let quads: Vec<Quad> = quads
         .into_iter()

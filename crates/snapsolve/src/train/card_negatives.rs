@@ -120,7 +120,7 @@ pub fn clutter_table_crops(
         spec.distractors = rng.random_range(2..=7);
         (spec.width, spec.height) = SIZES[rng.random_range(0..SIZES.len())];
         let image = render_table(&spec).image;
-        let smallest = SMALLEST_CARD * (spec.width * spec.height) as f32;
+        let smallest = SMALLEST_CARD * spec.width as f32 * spec.height as f32;
         for quads in finder.find_each_size(&image, CARD_SIZES_TRIED) {
             crops.extend(
                 quads

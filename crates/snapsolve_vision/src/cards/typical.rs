@@ -17,21 +17,29 @@ use crate::quad::Quad;
 
 /// A card-shaped quadrilateral, whether its outline runs along the picture's
 /// edge, whether it is card-shaped only in space (see `CardFinder::card_quad`),
-/// whether it also fell apart into card-shaped parts when eroded (two
-/// cards that touch, or one large card: the size a card has where it lies
-/// tells), and whether it is such a part.
+/// and what eroding its blob did ([`Erosion`]).
 pub(super) struct Found {
     pub quad: Quad,
     pub cut: bool,
     pub in_space: bool,
-    pub falls_apart: bool,
-    /// A part of a blob that fell apart: a candidate, but never a sample of
-    /// the size plane. A near one-symbol card of a steep table splits at
-    /// its symbol into two halves the size of far cards; fitted, they pulled
-    /// the plane down there until the whole card was refused as two cards
-    /// (steep stress table 401). Cards that touch are measured by the
-    /// cards that stand alone.
-    pub part: bool,
+    pub erosion: Erosion,
+}
+
+/// What eroding a blob too large for one card did to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Erosion {
+    /// Not eroded, or it did not fall apart.
+    Whole,
+    /// It fell apart into card-shaped parts: two cards that touch, or one
+    /// large card (the size a card has where it lies tells).
+    FellApart,
+    /// One of those parts: a candidate, but never a sample of the size
+    /// plane. A near one-symbol card of a steep table splits at its symbol
+    /// into two halves the size of far cards; fitted, they pulled the plane
+    /// down there until the whole card was refused as two cards (steep
+    /// stress table 401). Cards that touch are measured by the cards that
+    /// stand alone.
+    Part,
 }
 
 impl Found {
@@ -41,8 +49,7 @@ impl Found {
             quad,
             cut: false,
             in_space: false,
-            falls_apart: false,
-            part: false,
+            erosion: Erosion::Whole,
         }
     }
 }
@@ -86,7 +93,11 @@ impl Typical {
         // card-shaped only in space (the far rows of a steep table, but also
         // the paper inside a long symbol) only help to fit the plane, within
         // reach of the median.
-        let whole = || found.iter().filter(|f| !f.cut && !f.falls_apart);
+        let whole = || {
+            found
+                .iter()
+                .filter(|f| !f.cut && f.erosion != Erosion::FellApart)
+        };
         let shaped: Vec<&Quad> = whole().filter(|f| !f.in_space).map(|f| &f.quad).collect();
         let area = median(shaped.iter().map(|q| q.area()).collect())?;
         let mut typical = Typical {
@@ -94,7 +105,7 @@ impl Typical {
             aspect: median(shaped.iter().map(|q| q.aspect()).collect())?,
             support: 0,
             sides: whole()
-                .filter(|f| !f.part)
+                .filter(|f| f.erosion != Erosion::Part)
                 .map(|f| &f.quad)
                 .filter(|q| (area / PLANE_SAMPLES..=area * PLANE_SAMPLES).contains(&q.area()))
                 .map(|q| {
@@ -167,7 +178,7 @@ impl Typical {
     pub fn accepts(&self, found: &Found, min_relative_area: f32) -> bool {
         let area = found.quad.area();
         let expected = self.area_for(&found.quad);
-        if found.falls_apart && area > FALLS_APART_ONE_CARD * expected {
+        if found.erosion == Erosion::FellApart && area > FALLS_APART_ONE_CARD * expected {
             return false;
         }
         let (smallest, shaped) = if found.cut {
@@ -261,8 +272,7 @@ mod tests {
             },
             cut: false,
             in_space: false,
-            falls_apart: false,
-            part: false,
+            erosion: Erosion::Whole,
         }
     }
 
@@ -273,15 +283,15 @@ mod tests {
             .collect();
         let typical = Typical::of(&cards).expect("cards");
         let mut large = square([400.0, 500.0], 110.0);
-        large.falls_apart = true;
+        large.erosion = Erosion::FellApart;
         assert!(typical.accepts(&large, 0.5), "1.2 cards: one card");
         let mut pair = square([400.0, 500.0], 140.0);
-        pair.falls_apart = true;
+        pair.erosion = Erosion::FellApart;
         assert!(
             !typical.accepts(&pair, 0.5),
             "2 cards: its parts are the cards"
         );
-        pair.falls_apart = false;
+        pair.erosion = Erosion::Whole;
         assert!(
             typical.accepts(&pair, 0.5),
             "a blob that did not fall apart"
@@ -311,20 +321,20 @@ mod tests {
             .into_iter()
             .map(|x| {
                 let mut card = square([x, 580.0], side_at(580.0));
-                card.falls_apart = true;
+                card.erosion = Erosion::FellApart;
                 card
             })
             .collect();
         for card in &near {
             for dx in [-25.0, 25.0] {
                 let mut half = square([card.quad.centre()[0] + dx, 580.0], 55.0);
-                half.part = true;
+                half.erosion = Erosion::Part;
                 found.push(half);
             }
         }
         found.extend(near);
         let typical = Typical::of(&found).expect("cards");
-        for card in found.iter().filter(|f| f.falls_apart) {
+        for card in found.iter().filter(|f| f.erosion == Erosion::FellApart) {
             assert!(typical.accepts(card, 0.5), "{typical:?}");
         }
     }
