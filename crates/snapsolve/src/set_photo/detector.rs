@@ -15,8 +15,7 @@ use std::sync::LazyLock;
 
 use snapsolve_vision::Quad;
 use snapsolve_vision::cards::cores::quads_from_cores;
-use snapsolve_vision::cards::refine::refine_to_edges;
-use snapsolve_vision::shrink::{shrink_by, shrink_factor};
+use snapsolve_vision::cards::refine::settle_on_edges;
 
 use super::network::{NetworkError, standardise};
 
@@ -34,8 +33,6 @@ pub const CORE_LEVEL: u8 = 127;
 /// Name, in the weights file, of the factor that grows a core blob's
 /// rectangle to the card (measured by the trainer on its validation tables).
 pub const CORE_GROW: &str = "decode.core_grow";
-/// Longer side of the grey copy outlines are refined on (the card finder's working size).
-const REFINE_SIDE: u32 = 1000;
 /// How far a side may move when refined, as a share of the card's shorter side.
 const REFINE_REACH: f32 = 0.12;
 
@@ -76,22 +73,12 @@ impl CardDetector {
     }
 
     /// Card outlines in `image`'s pixels, moved onto the cards' edges
-    /// ([`refine_to_edges`] on a copy of about a megapixel), portrait order.
+    /// ([`settle_on_edges`]), portrait order.
     pub fn detect(&self, image: &RgbImage) -> Vec<Quad> {
         let rough = self.rough_outlines(image);
-        let factor = shrink_factor(image.width(), image.height(), REFINE_SIDE);
-        let grey = image::imageops::grayscale(&shrink_by(image, factor));
-        let scale = factor as f32;
-        rough
-            .iter()
-            .map(|quad| {
-                let small = quad.map(|[x, y]| [x / scale, y / scale]);
-                let sides = small.side_lengths();
-                let reach = REFINE_REACH * sides.iter().copied().fold(f32::INFINITY, f32::min);
-                refine_to_edges(&grey, &small, reach.max(1.0))
-                    .map(|[x, y]| [x * scale, y * scale])
-                    .portrait()
-            })
+        settle_on_edges(image, &rough, REFINE_REACH)
+            .into_iter()
+            .map(|quad| quad.portrait())
             .collect()
     }
 

@@ -11,6 +11,7 @@ use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
 use snapsolve_vision::cards::cores::missed_by_finder;
 use snapsolve_vision::cards::neighbours::guesses_beside;
+use snapsolve_vision::cards::refine::settle_on_edges;
 use snapsolve_vision::cards::sort_in_reading_order_by;
 use snapsolve_vision::crop::card_crop;
 use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
@@ -392,7 +393,9 @@ pub const BESIDE_CARD_THRESHOLD: f32 = 0.95;
 /// Adds the cards the finder missed in the rows and columns of those it found
 /// (a card edge to edge with others whose seams do not show): each place
 /// the cards point at ([`guesses_beside`]) is named, and kept where the card
-/// network takes it for a card beyond doubt; new cards point further.
+/// network takes it for a card beyond doubt; a guess it refuses is moved onto
+/// the nearest card edges ([`settle_on_edges`]: the missing card may lie a
+/// little out of line or turned) and named again. New cards point further.
 fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
     let mut tried: Vec<Quad> = Vec::new();
     for _ in 0..BESIDE_ROUNDS {
@@ -406,24 +409,40 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
             guesses.extend(faint);
         }
         tried.extend(&guesses);
-        let (quads, crops) = card_crops(&photo.image, guesses);
-        let more: Vec<(Quad, CardReading)> = quads
-            .into_iter()
-            .zip(classifier.classify(&crops))
-            // A classifier that cannot tell a card from the table takes every
-            // guess for one: only a card probability counts here.
-            .filter(|(_, reading)| {
-                reading
-                    .card_probability
-                    .is_some_and(|p| p >= BESIDE_CARD_THRESHOLD)
-            })
-            .collect();
+        let (mut more, refused) = beyond_doubt(photo, classifier, guesses);
+        let settled = settle_on_edges(&photo.image, &refused, SETTLE_REACH);
+        more.extend(beyond_doubt(photo, classifier, settled).0);
         if more.is_empty() {
             return;
         }
         named.candidates += more.len();
         named.cards.extend(more);
     }
+}
+
+/// How far a guess beside the cards may move onto a card's edges, as a share
+/// of its shorter side.
+const SETTLE_REACH: f32 = 0.15;
+
+/// The guesses the card network takes for cards beyond doubt
+/// ([`BESIDE_CARD_THRESHOLD`]), with their readings, and the others.
+fn beyond_doubt(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    guesses: Vec<Quad>,
+) -> (Vec<(Quad, CardReading)>, Vec<Quad>) {
+    let (quads, crops) = card_crops(&photo.image, guesses);
+    let (cards, others): (Vec<_>, Vec<_>) = quads
+        .into_iter()
+        .zip(classifier.classify(&crops))
+        // A classifier that cannot tell a card from the table takes every
+        // guess for one: only a card probability counts here.
+        .partition(|(_, reading)| {
+            reading
+                .card_probability
+                .is_some_and(|p| p >= BESIDE_CARD_THRESHOLD)
+        });
+    (cards, others.into_iter().map(|(quad, _)| quad).collect())
 }
 
 /// Candidates not taken for cards are cut out again a quarter turn round,
@@ -683,6 +702,82 @@ mod tests {
                 card_probability: Some(1.0),
             };
             vec![sure; crops.len()]
+        }
+    }
+
+    /// Takes a crop for a card where the paper shows all round it, just
+    /// inside its rim; a crop cut a little off the card shows table there.
+    struct PaperAllRound;
+
+    impl CardClassifier for PaperAllRound {
+        fn name(&self) -> &'static str {
+            "paper all round"
+        }
+
+        fn classify(&self, crops: &[RgbImage]) -> Vec<CardReading> {
+            let near_rim = |x: u32, y: u32, crop: &RgbImage| {
+                let inset = |v: u32, side: u32| (2..6).contains(&v.min(side - 1 - v));
+                (inset(x, crop.width()) && y >= 2 && y + 2 < crop.height())
+                    || (inset(y, crop.height()) && x >= 2 && x + 2 < crop.width())
+            };
+            crops
+                .iter()
+                .map(|crop| {
+                    let table_shows = crop
+                        .enumerate_pixels()
+                        .any(|(x, y, p)| near_rim(x, y, crop) && p[0] < 128);
+                    CardReading {
+                        attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
+                        card_probability: Some(if table_shows { 0.0 } else { 1.0 }),
+                    }
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_card_guessed_a_little_off_is_moved_onto_its_edges() {
+        // Three white cards in a row on a dark table; the third lies a
+        // little out of line, so the guess the first two point at is cut
+        // across the table on two sides.
+        let found = [card(100.0, 100.0, 150.0), card(300.0, 100.0, 150.0)];
+        let missed = card(512.0, 112.0, 150.0);
+        let image = RgbImage::from_fn(900, 500, |x, y| {
+            let on = |q: &Quad| {
+                let c = q.corners;
+                (c[0][0]..c[1][0]).contains(&(x as f32)) && (c[0][1]..c[3][1]).contains(&(y as f32))
+            };
+            if found.iter().chain([&missed]).any(on) {
+                Rgb([235, 235, 235])
+            } else {
+                Rgb([40, 40, 40])
+            }
+        });
+        let photo = Photo::from_upright(image);
+        let mut named = named_at(&[]);
+        named.cards = found
+            .iter()
+            .map(|q| {
+                (
+                    *q,
+                    PaperAllRound.classify(&card_crops(&photo.image, vec![*q]).1)[0].clone(),
+                )
+            })
+            .collect();
+        assert!(named.cards.iter().all(|(_, r)| r.is_card(CARD_THRESHOLD)));
+        add_cards_beside(&photo, &PaperAllRound, &mut named);
+        assert_eq!(
+            named.cards.len(),
+            3,
+            "{:?}",
+            named.cards.iter().map(|c| c.0).collect::<Vec<_>>()
+        );
+        let settled = named.cards[2].0;
+        for (got, want) in settled.corners.iter().zip(missed.corners) {
+            assert!(
+                (got[0] - want[0]).abs() <= 3.0 && (got[1] - want[1]).abs() <= 3.0,
+                "{settled:?}"
+            );
         }
     }
 
