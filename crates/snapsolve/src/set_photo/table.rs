@@ -410,8 +410,17 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
         }
         tried.extend(&guesses);
         let (mut more, refused) = beyond_doubt(photo, classifier, guesses);
-        let settled = settle_on_edges(&photo.image, &refused, SETTLE_REACH);
+        let refused_quads: Vec<Quad> = refused.iter().map(|(quad, _)| *quad).collect();
+        let settled = settle_on_edges(&photo.image, &refused_quads, SETTLE_REACH);
         more.extend(beyond_doubt(photo, classifier, settled).0);
+        for (quad, p) in refused {
+            if p >= NEAR_MISS
+                && !more.iter().any(|(q, _)| q.shares_centre_with(&quad))
+                && let Some(card) = nudged(photo, classifier, quad)
+            {
+                more.push(card);
+            }
+        }
         if more.is_empty() {
             return;
         }
@@ -422,27 +431,139 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
 
 /// How far a guess beside the cards may move onto a card's edges, as a share
 /// of its shorter side.
-const SETTLE_REACH: f32 = 0.15;
+const SETTLE_REACH: f32 = 0.08;
 
 /// The guesses the card network takes for cards beyond doubt
-/// ([`BESIDE_CARD_THRESHOLD`]), with their readings, and the others.
+/// ([`BESIDE_CARD_THRESHOLD`]), with their readings, and the others with their
+/// card probabilities.
 fn beyond_doubt(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     guesses: Vec<Quad>,
-) -> (Vec<(Quad, CardReading)>, Vec<Quad>) {
+) -> (Vec<(Quad, CardReading)>, Vec<(Quad, f32)>) {
     let (quads, crops) = card_crops(&photo.image, guesses);
-    let (cards, others): (Vec<_>, Vec<_>) = quads
-        .into_iter()
-        .zip(classifier.classify(&crops))
+    let (mut cards, mut others) = (Vec::new(), Vec::new());
+    for (quad, reading) in quads.into_iter().zip(classifier.classify(&crops)) {
         // A classifier that cannot tell a card from the table takes every
         // guess for one: only a card probability counts here.
-        .partition(|(_, reading)| {
-            reading
-                .card_probability
-                .is_some_and(|p| p >= BESIDE_CARD_THRESHOLD)
-        });
-    (cards, others.into_iter().map(|(quad, _)| quad).collect())
+        match reading.card_probability {
+            Some(p) if p >= BESIDE_CARD_THRESHOLD => cards.push((quad, reading)),
+            p => others.push((quad, p.unwrap_or(0.0))),
+        }
+    }
+    (cards, others)
+}
+
+/// A refused guess the card network gives at least this is read again from
+/// outlines nudged about it ([`nudged`]).
+const NEAR_MISS: f32 = 0.1;
+
+/// Nudges tried at each round: shifts across and along the card and changes
+/// of size as shares of its sides, turns in radians; each round halves them
+/// and moves up to [`NUDGE_STEPS`] times, while the card probability grows.
+const NUDGE_ROUNDS: usize = 3;
+const NUDGE_STEPS: usize = 3;
+const NUDGE_SHIFT: f32 = 0.06;
+const NUDGE_TURN: f32 = 0.07;
+
+/// A card found by nudging must stay more likely a card than not when
+/// nudged again by the finest step: a narrow peak of card probability is
+/// something the network was talked into (a sheet of graph paper beside
+/// the cards of stress table 463 of the lookalikes, at 0.41 one nudge away).
+const NUDGE_HOLDS: f32 = 0.5;
+
+/// The eight outlines one nudge of `scale` (1 the coarsest) away from `quad`.
+fn nudges_of(quad: &Quad, scale: f32) -> Vec<Quad> {
+    let (shift, turn) = (NUDGE_SHIFT * scale, NUDGE_TURN * scale);
+    [
+        (shift, 0.0, 0.0, 1.0),
+        (-shift, 0.0, 0.0, 1.0),
+        (0.0, shift, 0.0, 1.0),
+        (0.0, -shift, 0.0, 1.0),
+        (0.0, 0.0, turn, 1.0),
+        (0.0, 0.0, -turn, 1.0),
+        (0.0, 0.0, 0.0, 1.0 + shift),
+        (0.0, 0.0, 0.0, 1.0 - shift),
+    ]
+    .iter()
+    .map(|&(dx, dy, angle, size)| moved_about(quad, dx, dy, angle, size))
+    .collect()
+}
+
+/// Card probabilities of the crops of `quads` (0 for a classifier that
+/// cannot tell), with the quads that could be cut and their readings.
+fn card_probabilities(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    quads: Vec<Quad>,
+) -> Vec<(Quad, CardReading, f32)> {
+    let (quads, crops) = card_crops(&photo.image, quads);
+    quads
+        .into_iter()
+        .zip(classifier.classify(&crops))
+        .map(|(quad, reading)| {
+            let p = reading.card_probability.unwrap_or(0.0);
+            (quad, reading, p)
+        })
+        .collect()
+}
+
+/// Hill-climbs `quad` by small shifts, turns and changes of size towards the
+/// outline the card network is surest is a card; the card found, where that
+/// reaches [`BESIDE_CARD_THRESHOLD`] and holds when nudged again
+/// ([`NUDGE_HOLDS`]).
+fn nudged(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    quad: Quad,
+) -> Option<(Quad, CardReading)> {
+    let mut best: Option<(Quad, CardReading, f32)> = None;
+    let mut scale = 1.0;
+    for _ in 0..NUDGE_ROUNDS {
+        for _ in 0..NUDGE_STEPS {
+            let centre = best.as_ref().map_or(quad, |(q, _, _)| *q);
+            let before = best.as_ref().map_or(0.0, |(_, _, p)| *p);
+            for tried in card_probabilities(photo, classifier, nudges_of(&centre, scale)) {
+                if best.as_ref().is_none_or(|(_, _, p)| tried.2 > *p) {
+                    best = Some(tried);
+                }
+            }
+            if best.as_ref().is_none_or(|(_, _, p)| *p <= before) {
+                break;
+            }
+        }
+        scale /= 2.0;
+    }
+    let (quad, reading, p) = best?;
+    let holds = || {
+        card_probabilities(photo, classifier, nudges_of(&quad, 2.0 * scale))
+            .iter()
+            .all(|(_, _, p)| *p >= NUDGE_HOLDS)
+    };
+    (p >= BESIDE_CARD_THRESHOLD && holds()).then_some((quad, reading))
+}
+
+/// `quad` shifted by `dx` of its width and `dy` of its height, turned by
+/// `angle` and scaled by `size` about its centre.
+fn moved_about(quad: &Quad, dx: f32, dy: f32, angle: f32, size: f32) -> Quad {
+    let c = quad.corners;
+    let across = [
+        (c[1][0] - c[0][0] + c[2][0] - c[3][0]) / 2.0,
+        (c[1][1] - c[0][1] + c[2][1] - c[3][1]) / 2.0,
+    ];
+    let along = [
+        (c[3][0] - c[0][0] + c[2][0] - c[1][0]) / 2.0,
+        (c[3][1] - c[0][1] + c[2][1] - c[1][1]) / 2.0,
+    ];
+    let centre = quad.centre();
+    let (sin, cos) = angle.sin_cos();
+    quad.map(|[x, y]| {
+        let (rx, ry) = ((x - centre[0]) * size, (y - centre[1]) * size);
+        [
+            centre[0] + rx * cos - ry * sin + dx * across[0] + dy * along[0],
+            centre[1] + rx * sin + ry * cos + dx * across[1] + dy * along[1],
+        ]
+    })
 }
 
 /// Candidates not taken for cards are cut out again a quarter turn round,
@@ -707,7 +828,12 @@ mod tests {
 
     /// Takes a crop for a card where the paper shows all round it, just
     /// inside its rim; a crop cut a little off the card shows table there.
-    struct PaperAllRound;
+    /// `Graded` gives the share of the rim that is paper as the card
+    /// probability, `AllOrNothing` 1 or 0.
+    enum PaperAllRound {
+        AllOrNothing,
+        Graded,
+    }
 
     impl CardClassifier for PaperAllRound {
         fn name(&self) -> &'static str {
@@ -723,16 +849,60 @@ mod tests {
             crops
                 .iter()
                 .map(|crop| {
-                    let table_shows = crop
+                    let rim: Vec<bool> = crop
                         .enumerate_pixels()
-                        .any(|(x, y, p)| near_rim(x, y, crop) && p[0] < 128);
+                        .filter(|&(x, y, _)| near_rim(x, y, crop))
+                        .map(|(_, _, p)| p[0] >= 128)
+                        .collect();
+                    let paper = rim.iter().filter(|&&on| on).count() as f32 / rim.len() as f32;
+                    let p = match self {
+                        PaperAllRound::AllOrNothing => f32::from(u8::from(paper == 1.0)),
+                        PaperAllRound::Graded => paper,
+                    };
                     CardReading {
                         attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
-                        card_probability: Some(if table_shows { 0.0 } else { 1.0 }),
+                        card_probability: Some(p),
                     }
                 })
                 .collect()
         }
+    }
+
+    /// White cards (`cards`) on a dark table.
+    fn white_cards_on_a_dark_table(width: u32, height: u32, cards: &[Quad]) -> Photo {
+        Photo::from_upright(RgbImage::from_fn(width, height, |x, y| {
+            let on = |q: &Quad| {
+                let c = q.corners;
+                (c[0][0]..c[1][0]).contains(&(x as f32)) && (c[0][1]..c[3][1]).contains(&(y as f32))
+            };
+            if cards.iter().any(on) {
+                Rgb([235, 235, 235])
+            } else {
+                Rgb([40, 40, 40])
+            }
+        }))
+    }
+
+    #[test]
+    fn a_near_miss_is_nudged_onto_the_card() {
+        let truth = card(300.0, 200.0, 150.0);
+        let photo = white_cards_on_a_dark_table(800, 700, &[truth]);
+        // A tenth of a card over, turned 3 degrees.
+        let guess = moved_about(&truth, 0.1, -0.05, 0.05, 1.0);
+        let p = |q: &Quad| card_probabilities(&photo, &PaperAllRound::Graded, vec![*q])[0].2;
+        assert!(p(&guess) < BESIDE_CARD_THRESHOLD && p(&guess) >= NEAR_MISS);
+        let (settled, _) = nudged(&photo, &PaperAllRound::Graded, guess).expect("a card");
+        // Any outline on the card shows paper all round: it lies on it and
+        // covers most of it.
+        let on_the_card = truth.expanded(6.0);
+        assert!(
+            settled.corners.iter().all(|&c| on_the_card.contains(c))
+                && settled.area() >= 0.8 * truth.area(),
+            "{settled:?}"
+        );
+        // Where no nudge finds paper all round, there is no card.
+        let table = moved_about(&truth, 1.5, 0.0, 0.0, 1.0);
+        assert!(nudged(&photo, &PaperAllRound::Graded, table).is_none());
     }
 
     #[test]
@@ -742,30 +912,20 @@ mod tests {
         // across the table on two sides.
         let found = [card(100.0, 100.0, 150.0), card(300.0, 100.0, 150.0)];
         let missed = card(512.0, 112.0, 150.0);
-        let image = RgbImage::from_fn(900, 500, |x, y| {
-            let on = |q: &Quad| {
-                let c = q.corners;
-                (c[0][0]..c[1][0]).contains(&(x as f32)) && (c[0][1]..c[3][1]).contains(&(y as f32))
-            };
-            if found.iter().chain([&missed]).any(on) {
-                Rgb([235, 235, 235])
-            } else {
-                Rgb([40, 40, 40])
-            }
-        });
-        let photo = Photo::from_upright(image);
+        let photo = white_cards_on_a_dark_table(900, 500, &[found[0], found[1], missed]);
         let mut named = named_at(&[]);
         named.cards = found
             .iter()
             .map(|q| {
                 (
                     *q,
-                    PaperAllRound.classify(&card_crops(&photo.image, vec![*q]).1)[0].clone(),
+                    PaperAllRound::AllOrNothing.classify(&card_crops(&photo.image, vec![*q]).1)[0]
+                        .clone(),
                 )
             })
             .collect();
         assert!(named.cards.iter().all(|(_, r)| r.is_card(CARD_THRESHOLD)));
-        add_cards_beside(&photo, &PaperAllRound, &mut named);
+        add_cards_beside(&photo, &PaperAllRound::AllOrNothing, &mut named);
         assert_eq!(
             named.cards.len(),
             3,
