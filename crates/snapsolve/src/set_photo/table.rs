@@ -393,9 +393,10 @@ pub const BESIDE_CARD_THRESHOLD: f32 = 0.95;
 /// Adds the cards the finder missed in the rows and columns of those it found
 /// (a card edge to edge with others whose seams do not show): each place
 /// the cards point at ([`guesses_beside`]) is named, and kept where the card
-/// network takes it for a card beyond doubt; a guess it refuses is moved onto
+/// network takes it for a card beyond doubt. A guess it refuses is moved onto
 /// the nearest card edges ([`settle_on_edges`]: the missing card may lie a
-/// little out of line or turned) and named again. New cards point further.
+/// little out of line or turned) and named again; one it nearly took is
+/// [`nudged`] towards where it is surest. New cards point further.
 fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
     let mut tried: Vec<Quad> = Vec::new();
     for _ in 0..BESIDE_ROUNDS {
@@ -409,11 +410,15 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
             guesses.extend(faint);
         }
         tried.extend(&guesses);
-        let (mut more, refused) = beyond_doubt(photo, classifier, guesses);
-        let refused_quads: Vec<Quad> = refused.iter().map(|(quad, _)| *quad).collect();
+        let (sure, refused) = beyond_doubt(photo, classifier, guesses);
+        let refused_quads: Vec<Quad> = refused.iter().map(|(quad, _, _)| *quad).collect();
         let settled = settle_on_edges(&photo.image, &refused_quads, SETTLE_REACH);
-        more.extend(beyond_doubt(photo, classifier, settled).0);
-        for (quad, p) in refused {
+        let mut more: Vec<(Quad, CardReading)> = [sure, beyond_doubt(photo, classifier, settled).0]
+            .concat()
+            .into_iter()
+            .map(|(quad, reading, _)| (quad, reading))
+            .collect();
+        for (quad, _, p) in refused {
             if p >= NEAR_MISS
                 && !more.iter().any(|(q, _)| q.shares_centre_with(&quad))
                 && let Some(card) = nudged(photo, classifier, quad)
@@ -430,28 +435,23 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
 }
 
 /// How far a guess beside the cards may move onto a card's edges, as a share
-/// of its shorter side.
+/// of its shorter side (0.15 let the sides of white-on-white cards slide onto
+/// their symbols' outlines; 0.08 read the stress tables alike).
 const SETTLE_REACH: f32 = 0.08;
 
+/// An outline named: its reading and card probability.
+type Named = (Quad, CardReading, f32);
+
 /// The guesses the card network takes for cards beyond doubt
-/// ([`BESIDE_CARD_THRESHOLD`]), with their readings, and the others with their
-/// card probabilities.
+/// ([`BESIDE_CARD_THRESHOLD`]) and the others, named.
 fn beyond_doubt(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     guesses: Vec<Quad>,
-) -> (Vec<(Quad, CardReading)>, Vec<(Quad, f32)>) {
-    let (quads, crops) = card_crops(&photo.image, guesses);
-    let (mut cards, mut others) = (Vec::new(), Vec::new());
-    for (quad, reading) in quads.into_iter().zip(classifier.classify(&crops)) {
-        // A classifier that cannot tell a card from the table takes every
-        // guess for one: only a card probability counts here.
-        match reading.card_probability {
-            Some(p) if p >= BESIDE_CARD_THRESHOLD => cards.push((quad, reading)),
-            p => others.push((quad, p.unwrap_or(0.0))),
-        }
-    }
-    (cards, others)
+) -> (Vec<Named>, Vec<Named>) {
+    card_probabilities(photo, classifier, guesses)
+        .into_iter()
+        .partition(|(_, _, p)| *p >= BESIDE_CARD_THRESHOLD)
 }
 
 /// A refused guess the card network gives at least this is read again from
@@ -490,13 +490,14 @@ fn nudges_of(quad: &Quad, scale: f32) -> Vec<Quad> {
     .collect()
 }
 
-/// Card probabilities of the crops of `quads` (0 for a classifier that
-/// cannot tell), with the quads that could be cut and their readings.
+/// The crops of `quads` named, with their card probabilities: 0 from a
+/// classifier that cannot tell a card from the table (it takes every guess
+/// for one, so only a card probability counts here).
 fn card_probabilities(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     quads: Vec<Quad>,
-) -> Vec<(Quad, CardReading, f32)> {
+) -> Vec<Named> {
     let (quads, crops) = card_crops(&photo.image, quads);
     quads
         .into_iter()
@@ -517,7 +518,7 @@ fn nudged(
     classifier: &dyn CardClassifier,
     quad: Quad,
 ) -> Option<(Quad, CardReading)> {
-    let mut best: Option<(Quad, CardReading, f32)> = None;
+    let mut best: Option<Named> = None;
     let mut scale = 1.0;
     for _ in 0..NUDGE_ROUNDS {
         for _ in 0..NUDGE_STEPS {
