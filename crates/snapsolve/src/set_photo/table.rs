@@ -11,7 +11,7 @@ use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
 use snapsolve_vision::cards::cores::missed_by_finder;
 use snapsolve_vision::cards::neighbours::guesses_beside;
-use snapsolve_vision::cards::refine::settle_on_edges;
+use snapsolve_vision::cards::refine::EdgeCopy;
 use snapsolve_vision::cards::sort_in_reading_order_by;
 use snapsolve_vision::crop::card_crop;
 use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
@@ -394,11 +394,12 @@ pub const BESIDE_CARD_THRESHOLD: f32 = 0.95;
 /// (a card edge to edge with others whose seams do not show): each place
 /// the cards point at ([`guesses_beside`]) is named, and kept where the card
 /// network takes it for a card beyond doubt. A guess it refuses is moved onto
-/// the nearest card edges ([`settle_on_edges`]: the missing card may lie a
+/// the nearest card edges ([`EdgeCopy::settle`]: the missing card may lie a
 /// little out of line or turned) and named again; one it nearly took is
 /// [`nudged`] towards where it is surest. New cards point further.
 fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
     let mut tried: Vec<Quad> = Vec::new();
+    let mut edges: Option<EdgeCopy> = None;
     for _ in 0..BESIDE_ROUNDS {
         let cards: Vec<Quad> = named.cards.iter().map(|(quad, _)| *quad).collect();
         let mut guesses = guesses_beside(&photo.image, &cards, &tried);
@@ -412,7 +413,13 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
         tried.extend(&guesses);
         let (sure, refused) = beyond_doubt(photo, classifier, guesses);
         let refused_quads: Vec<Quad> = refused.iter().map(|(quad, _, _)| *quad).collect();
-        let settled = settle_on_edges(&photo.image, &refused_quads, SETTLE_REACH);
+        let settled = if refused_quads.is_empty() {
+            Vec::new()
+        } else {
+            edges
+                .get_or_insert_with(|| EdgeCopy::of(&photo.image))
+                .settle(&refused_quads, SETTLE_REACH)
+        };
         let mut more: Vec<(Quad, CardReading)> = [sure, beyond_doubt(photo, classifier, settled).0]
             .concat()
             .into_iter()

@@ -17,28 +17,50 @@ use crate::shrink::{shrink_by, shrink_factor};
 /// Longer side of the grey copy outlines are settled on (the card finder's working size).
 const SETTLE_SIDE: u32 = 1000;
 
-/// Each of `quads` (in `image`'s pixels) moved onto the card edges nearest it
-/// ([`refine_to_edges`] on a grey copy of about a megapixel), each side
-/// moving up to `reach` of the outline's shorter side.
+/// A photo's grey copy of about a megapixel, made once, to settle outlines on
+/// (shrinking a 12 MP photo costs more than settling a dozen outlines).
+pub struct EdgeCopy {
+    grey: GrayImage,
+    scale: f32,
+}
+
+impl EdgeCopy {
+    /// The grey copy of `image`.
+    pub fn of(image: &RgbImage) -> EdgeCopy {
+        let factor = shrink_factor(image.width(), image.height(), SETTLE_SIDE);
+        EdgeCopy {
+            grey: image::imageops::grayscale(&shrink_by(image, factor)),
+            scale: factor as f32,
+        }
+    }
+
+    /// Each of `quads` (in the photo's pixels) moved onto the card edges
+    /// nearest it ([`refine_to_edges`]), each side moving up to `reach` of the
+    /// outline's shorter side.
+    pub fn settle(&self, quads: &[Quad], reach: f32) -> Vec<Quad> {
+        let scale = self.scale;
+        quads
+            .iter()
+            .map(|quad| {
+                let small = quad.map(|[x, y]| [x / scale, y / scale]);
+                let shorter = small
+                    .side_lengths()
+                    .into_iter()
+                    .fold(f32::INFINITY, f32::min);
+                refine_to_edges(&self.grey, &small, (reach * shorter).max(1.0))
+                    .map(|[x, y]| [x * scale, y * scale])
+            })
+            .collect()
+    }
+}
+
+/// Each of `quads` (in `image`'s pixels) settled on the card edges nearest it
+/// ([`EdgeCopy::settle`] on a copy made for them).
 pub fn settle_on_edges(image: &RgbImage, quads: &[Quad], reach: f32) -> Vec<Quad> {
     if quads.is_empty() {
         return Vec::new();
     }
-    let factor = shrink_factor(image.width(), image.height(), SETTLE_SIDE);
-    let grey = image::imageops::grayscale(&shrink_by(image, factor));
-    let scale = factor as f32;
-    quads
-        .iter()
-        .map(|quad| {
-            let small = quad.map(|[x, y]| [x / scale, y / scale]);
-            let shorter = small
-                .side_lengths()
-                .into_iter()
-                .fold(f32::INFINITY, f32::min);
-            refine_to_edges(&grey, &small, (reach * shorter).max(1.0))
-                .map(|[x, y]| [x * scale, y * scale])
-        })
-        .collect()
+    EdgeCopy::of(image).settle(quads, reach)
 }
 
 /// Points sampled along each side.
