@@ -121,6 +121,11 @@ fn tables_that_once_read_no_card_are_read() {
         // sides show, and their symbols lie flat (6 named since session 22's
         // faithful second edition and its flatness bar; 7 before).
         (Condition::SteepAngle, 451, 5),
+        // A lone card of pale, defocused symbols on a white desk, and one on
+        // grey under cold light: only their faint symbols mark them
+        // (session 25).
+        (Condition::AloneOnWhite, 451, 1),
+        (Condition::AloneOnWhite, 626, 1),
     ];
     for (condition, table, least) in tables {
         let score = run_condition(
@@ -137,5 +142,23 @@ fn tables_that_once_read_no_card_are_read() {
             score.named,
             score.cards
         );
+    }
+}
+
+/// Card-free tables where faint ink once passed for a lone card's symbols:
+/// a patch of a checked cloth read 0.99 a card (session 25; a card must now
+/// still read as one when nudged a card's 6% every way).
+#[test]
+fn faint_ink_with_no_card_about_is_not_a_card() {
+    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
+    for table in [892] {
+        let score = run_condition(
+            Condition::ClutterNoCards,
+            table..table + 1,
+            classifier.as_ref(),
+            Finders::Threshold,
+            &mut |_, _, _, _| {},
+        );
+        assert_eq!(score.false_cards, 0, "clutter table {table}");
     }
 }

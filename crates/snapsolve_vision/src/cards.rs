@@ -199,15 +199,11 @@ impl CardFinder {
         if cards.is_empty() {
             return Vec::new();
         }
-        let factor = shrink_factor(image.width(), image.height(), self.work_side);
-        let small = shrink_by(image, factor);
-        let scale = factor as f32;
+        let (small, above_mean, scale) = self.ink_view(image);
         let known: Vec<Quad> = cards
             .iter()
             .map(|quad| quad.map(|p| [p[0] / scale, p[1] / scale]))
             .collect();
-        let (white, _) = balanced_whiteness_with_histogram(&small);
-        let above_mean = above_local_mean(&white, local_mean_radius(&white));
         let dullest = cards
             .iter()
             .map(|card| neighbours::paper_level(image, card))
@@ -217,6 +213,31 @@ impl CardFinder {
             .map(|quad| quad.map(|p| [p[0] * scale, p[1] * scale]))
             .filter(|quad| neighbours::paper_level(image, quad) >= FAINT_PAPER_SHARE * dullest)
             .collect()
+    }
+
+    /// Cards laid around faint symbols anywhere in `image` (in its pixels):
+    /// a lone washed-out or defocused card on a white desk, which no other
+    /// pass sees. For a picture where nothing else was read: faint ink on a
+    /// desk with no card (print, tape, shadows) is taken for cards here too.
+    pub fn faint_symbol_cards(&self, image: &RgbImage) -> Vec<Quad> {
+        let (small, above_mean, scale) = self.ink_view(image);
+        let smallest = self.min_area_fraction * (small.width() * small.height()) as f32;
+        symbols::faint_cards(&small, &above_mean)
+            .into_iter()
+            .filter(|quad| quad.area() >= smallest)
+            .map(|quad| quad.map(|p| [p[0] * scale, p[1] * scale]))
+            .collect()
+    }
+
+    /// The working picture the symbols are looked for in, its whiteness over
+    /// the local mean (see [`symbols::cards_from_symbols`]), and the
+    /// picture's pixels per working pixel.
+    fn ink_view(&self, image: &RgbImage) -> (RgbImage, GrayImage, f32) {
+        let factor = shrink_factor(image.width(), image.height(), self.work_side);
+        let small = shrink_by(image, factor);
+        let (white, _) = balanced_whiteness_with_histogram(&small);
+        let above_mean = above_local_mean(&white, local_mean_radius(&white));
+        (small, above_mean, factor as f32)
     }
 
     /// The cards found in a straightened steep view ([`plane`]), mapped

@@ -240,6 +240,9 @@ pub fn read_table_with(
     if named.cards.is_empty() {
         read_stretched(photo, classifier, &mut named);
     }
+    if named.cards.is_empty() {
+        read_faint_symbols(photo, classifier, &mut named);
+    }
     named.doubt_a_lone_card_in_a_crowd();
     let found_cards = named.cards.len();
     add_cards_beside(photo, classifier, &mut named);
@@ -325,26 +328,17 @@ fn drop_repeated_names(cards: &mut Vec<(Quad, CardReading)>) {
 /// that small).
 pub const SMALLEST_CARD: f32 = 0.002;
 
-/// Names the whole outlines among `quads` no smaller than [`SMALLEST_CARD`]
-/// and shaped like a card ([`CardFinder::four_sided_like_a_card`]: steep
-/// table 417 gave a near card's outline with one corner at the picture's far
-/// edge, which read as a card turned a quarter) and keeps those the card
-/// network takes for cards; the `detected` ones (the learned detector's) must
-/// convince it beyond doubt.
+/// Names the whole outlines among `quads` shaped like cards
+/// ([`shaped_like_cards`]) and keeps those the card network takes for cards;
+/// the `detected` ones (the learned detector's) must convince it beyond
+/// doubt.
 fn name_candidates(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     quads: Vec<Quad>,
     detected: &[Quad],
 ) -> NamedCandidates {
-    let (width, height) = photo.image.dimensions();
-    let smallest = SMALLEST_CARD * width as f32 * height as f32;
-    let finder = CardFinder::default();
-    let quads: Vec<Quad> = quads
-        .into_iter()
-        .filter(|q| q.area() >= smallest && finder.four_sided_like_a_card(q))
-        .collect();
-    let (whole, partial) = split_cut_off(quads, width, height);
+    let (whole, partial) = shaped_like_cards(photo, quads);
     let threshold = |quad: &Quad| {
         if detected.contains(quad) {
             DETECTED_CARD_THRESHOLD
@@ -368,6 +362,22 @@ fn name_candidates(
     }
 }
 
+/// The outlines among `quads` no smaller than [`SMALLEST_CARD`] and shaped
+/// like a card ([`CardFinder::four_sided_like_a_card`]: steep table 417 gave
+/// a near card's outline with one corner at the picture's far edge, which
+/// read as a card turned a quarter): those wholly in the picture, and those
+/// cut off by its edge.
+fn shaped_like_cards(photo: &Photo, quads: Vec<Quad>) -> (Vec<Quad>, Vec<Quad>) {
+    let (width, height) = photo.image.dimensions();
+    let smallest = SMALLEST_CARD * width as f32 * height as f32;
+    let finder = CardFinder::default();
+    let quads: Vec<Quad> = quads
+        .into_iter()
+        .filter(|q| q.area() >= smallest && finder.four_sided_like_a_card(q))
+        .collect();
+    split_cut_off(quads, width, height)
+}
+
 /// Where no card is read, the readings of the picture stretched upright
 /// ([`CardFinder::find_each_size_stretched`]: a steep view of a white desk)
 /// are named, and the first whose candidates are mostly cards is taken.
@@ -380,6 +390,36 @@ fn read_stretched(photo: &Photo, classifier: &dyn CardClassifier, named: &mut Na
             return;
         }
     }
+}
+
+/// Where still no card is read, the cards around faint symbols
+/// ([`CardFinder::faint_symbol_cards`]: a lone washed-out or defocused card on
+/// a white desk) are named, and kept where the card network takes them for
+/// cards beyond doubt ([`CROWD_CARD_THRESHOLD`]) and still does when they are
+/// nudged by a whole step ([`holds_when_nudged`] at scale 1): faint ink on a
+/// desk with no card passes for symbols too. (Tried on alone-on-white stress
+/// tables 496-795 and clutter tables 800-1399: nudges at the finest scale let
+/// a patch of checked cloth through, 0.99 a card; whole steps keep the
+/// clutter's false cards as they were, and find 3 of the 16 lone cards
+/// missed.)
+fn read_faint_symbols(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
+    let (faint, _) = shaped_like_cards(
+        photo,
+        CardFinder::default().faint_symbol_cards(&photo.image),
+    );
+    if faint.is_empty() {
+        return;
+    }
+    named.candidates += faint.len();
+    named.cards.extend(
+        card_probabilities(photo, classifier, faint)
+            .into_iter()
+            .filter(|(quad, _, p)| {
+                *p >= CROWD_CARD_THRESHOLD
+                    && holds_when_nudged(photo, classifier, quad, WHOLE_NUDGE)
+            })
+            .map(|(quad, reading, _)| (quad, reading)),
+    );
 }
 
 /// Rounds of looking beside the cards for more ([`add_cards_beside`]): each
@@ -526,7 +566,7 @@ fn nudged(
     quad: Quad,
 ) -> Option<(Quad, CardReading)> {
     let mut best: Option<Named> = None;
-    let mut scale = 1.0;
+    let mut scale = WHOLE_NUDGE;
     for _ in 0..NUDGE_ROUNDS {
         for _ in 0..NUDGE_STEPS {
             let centre = best.as_ref().map_or(quad, |(q, _, _)| *q);
@@ -543,12 +583,29 @@ fn nudged(
         scale /= 2.0;
     }
     let (quad, reading, p) = best?;
-    let holds = || {
-        card_probabilities(photo, classifier, nudges_of(&quad, 2.0 * scale))
-            .iter()
-            .all(|(_, _, p)| *p >= NUDGE_HOLDS)
-    };
-    (p >= BESIDE_CARD_THRESHOLD && holds()).then_some((quad, reading))
+    (p >= BESIDE_CARD_THRESHOLD && holds_when_nudged(photo, classifier, &quad, FINEST_NUDGE))
+        .then_some((quad, reading))
+}
+
+/// The scale of the coarsest nudges [`nudged`] tries (its first round's).
+const WHOLE_NUDGE: f32 = 1.0;
+
+/// The scale of the finest nudges [`nudged`] tries (its last round's, of
+/// [`NUDGE_ROUNDS`] halving from 1).
+const FINEST_NUDGE: f32 = 0.25;
+
+/// Whether the card network still takes `quad` for a card ([`NUDGE_HOLDS`])
+/// when nudged by `scale` every way: a card does; paper that only looks like
+/// one from just there does not.
+fn holds_when_nudged(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    quad: &Quad,
+    scale: f32,
+) -> bool {
+    card_probabilities(photo, classifier, nudges_of(quad, scale))
+        .iter()
+        .all(|(_, _, p)| *p >= NUDGE_HOLDS)
 }
 
 /// `quad` shifted by `dx` of its width and `dy` of its height, turned by

@@ -141,6 +141,19 @@ pub(super) fn faint_cards_beside(
         .collect()
 }
 
+/// Cards around fainter symbols ([`FAINT_INK_DEPTH`]) anywhere in `image`
+/// (`above_mean` as for [`cards_from_symbols`]): a lone pale or defocused
+/// card on a white desk, whose symbols are all that marks it. Print, tape
+/// and shadows pass for faint ink too, so these are for a picture where
+/// nothing else was read, and for the card network to doubt.
+pub(super) fn faint_cards(image: &RgbImage, above_mean: &GrayImage) -> Vec<Quad> {
+    cards_of_ink(image, above_mean, FAINT_INK_DEPTH, |_| true)
+        .cards
+        .into_iter()
+        .map(|found| found.quad)
+        .collect()
+}
+
 /// Whether `b` lies within [`BESIDE`] of `a`'s longer side from it, centre to
 /// centre, and is of about its size.
 fn near(a: &Quad, b: &Quad) -> bool {
