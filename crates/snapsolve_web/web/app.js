@@ -236,7 +236,9 @@ async function frameLoop() {
     try {
       const frame = await encodeFrame(video, video.videoWidth, video.videoHeight);
       const answer = await post(`/api/${kind}/photo`, frame.blob, "image/jpeg");
-      if (seq !== state.seq) continue; // frozen, or the mode changed meanwhile
+      // Frozen, a photo uploaded or the mode changed meanwhile (a photo
+      // chosen while the frame was on its way must not be overwritten).
+      if (seq !== state.seq || state.frozen) continue;
       meter.answered({ encode: frame.encodeMs, trip: answer.roundTripMs, ...answer.server });
       liveReading(kind, answer.json, frame.canvas);
       notice("");

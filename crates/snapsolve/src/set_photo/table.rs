@@ -249,6 +249,7 @@ pub fn read_table_with(
     let mut kept = named.cards;
     steady_doubtful_names(&photo.image, classifier, &mut kept);
     drop_repeated_names(&mut kept);
+    drop_a_lone_unsure_card(&mut kept);
     // The finder returns its cards in reading order; the detector's and
     // those found beside them come after them.
     if !detected.is_empty() || kept.len() > found_cards {
@@ -317,6 +318,19 @@ fn drop_repeated_names(cards: &mut Vec<(Quad, CardReading)>) {
         let card = name.next();
         names.iter().filter(|n| Some(*n) == card).count() < REPEATED
     });
+}
+
+/// A card read alone in the picture whose name is unsure ([`LOW_CONFIDENCE`])
+/// is left out: on rendered clutter with no card (tables 800-1699), 4 of the
+/// 11 lone false cards read under 0.5, and 1 of 476 lone cards (alone on a
+/// white desk, close up, filling the frame); among others, an unsure card
+/// is more likely a card, and is kept and reported unsure.
+fn drop_a_lone_unsure_card(cards: &mut Vec<(Quad, CardReading)>) {
+    if let [(_, reading)] = cards.as_slice()
+        && reading.confidence() < LOW_CONFIDENCE
+    {
+        cards.clear();
+    }
 }
 
 /// The smallest card read, as a share of the picture's area: a card about
@@ -872,6 +886,31 @@ mod tests {
         // duplicate, reported as such), and so does the one of value 2.
         let names: Vec<[u8; 4]> = cards.iter().map(|(_, r)| r.card().values()).collect();
         assert_eq!(names, vec![[1; 4], [2; 4], [1; 4]]);
+    }
+
+    #[test]
+    fn a_lone_card_read_unsure_is_left_out_but_not_among_others() {
+        // Each attribute read at 0.8: the name at 0.8^4 = 0.41, unsure.
+        let unsure = CardReading {
+            attribute_probabilities: [[0.8, 0.1, 0.1]; 4],
+            card_probability: Some(1.0),
+        };
+        let sure = CardReading {
+            attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
+            card_probability: Some(1.0),
+        };
+        let mut alone = vec![(card(0.0, 0.0, 50.0), unsure.clone())];
+        drop_a_lone_unsure_card(&mut alone);
+        assert!(alone.is_empty());
+        let mut alone_and_sure = vec![(card(0.0, 0.0, 50.0), sure.clone())];
+        drop_a_lone_unsure_card(&mut alone_and_sure);
+        assert_eq!(alone_and_sure.len(), 1);
+        let mut among_others = vec![
+            (card(0.0, 0.0, 50.0), unsure),
+            (card(60.0, 0.0, 50.0), sure),
+        ];
+        drop_a_lone_unsure_card(&mut among_others);
+        assert_eq!(among_others.len(), 2);
     }
 
     /// Takes every crop for the same sure card.
