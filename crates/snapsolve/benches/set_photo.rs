@@ -4,7 +4,10 @@
 //! - `phone_12mp`: `set/stetelepta/photos/test_images/IMG_1096.JPG` from the
 //!   shared data (4032x3024, 12 cards), read in place;
 //! - `webcam_960x720`: the webcam frame `set/tomwhite/photos/data/webcam/20170529_184024.png`
-//!   (960x720, 12 cards) encoded once as a quality-90 JPEG.
+//!   (960x720, 12 cards) encoded once as a quality-90 JPEG;
+//! - `no_cards_960x720`: a frame with no card in it, as the live page sees
+//!   whenever the camera looks away from the table: clutter table 800 of the
+//!   stress suite (toys, paper, playing cards), rendered at 960x720.
 //!
 //! Without the shared data, rendered tables of the same sizes stand in
 //! (`snapsolve_synth::render_table`, fixed seed) and a message says so.
@@ -23,13 +26,14 @@ use image::RgbImage;
 use snapsolve::images::Limits;
 use snapsolve::set_photo::classify::CardClassifier;
 use snapsolve::set_photo::network::EMBEDDED_WEIGHTS;
+use snapsolve::set_photo::stress::Condition;
 use snapsolve::set_photo::table::{assemble_reading, card_crops, decode_table_photo, read_table};
 use snapsolve::set_photo::{FeaturesClassifier, NetworkClassifier};
 use snapsolve_nn::set_cards::Config;
 use snapsolve_set::Card;
 use snapsolve_vision::{CardFinder, decode_photo};
 
-const INPUTS: [&str; 2] = ["phone_12mp", "webcam_960x720"];
+const INPUTS: [&str; 3] = ["phone_12mp", "webcam_960x720", "no_cards_960x720"];
 
 fn main() {
     divan::main();
@@ -54,6 +58,14 @@ fn rendered(width: u32, height: u32) -> Vec<u8> {
 fn input(name: &str) -> &'static [u8] {
     static PHONE: OnceLock<Vec<u8>> = OnceLock::new();
     static WEBCAM: OnceLock<Vec<u8>> = OnceLock::new();
+    static NO_CARDS: OnceLock<Vec<u8>> = OnceLock::new();
+    if name == "no_cards_960x720" {
+        return NO_CARDS.get_or_init(|| {
+            let mut spec = Condition::ClutterNoCards.spec(800);
+            (spec.width, spec.height) = (960, 720);
+            jpeg(&snapsolve_synth::render_table(&spec).image)
+        });
+    }
     let data = snapsolve::data::shared_data_dir();
     if data.is_none() {
         eprintln!("no shared data folder: benchmarking rendered tables instead of photos");
