@@ -42,30 +42,62 @@ pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Q
         .iter()
         .map(|card| paper_level(image, card))
         .fold(f32::INFINITY, f32::min);
-    let mut guesses: Vec<Quad> = Vec::new();
+    let pairs = || {
+        cards
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| cards[i + 1..].iter().map(move |b| (a, b)))
+    };
     // Holes first: a place between two cards is guessed from both, where
     // one beyond a card copies that card's size, which a steep view's
-    // nearer rows outgrow.
-    for place in [Place::Between, Place::Beyond] {
-        for (i, a) in cards.iter().enumerate() {
-            for b in &cards[i + 1..] {
-                for guess in guesses_from_pair(a, b, place) {
-                    let taken = cards
-                        .iter()
-                        .chain(tried)
-                        .chain(&guesses)
-                        .any(|q| q.shares_centre_with(&guess) || same_place(q, &guess));
-                    if !taken
-                        && inside(&guess, width, height)
-                        && paper_level(image, &guess) >= PAPER_SHARE * dullest
-                    {
-                        guesses.push(guess);
-                    }
-                }
-            }
+    // nearer rows outgrow. Then the rows continued, then the corners of Ls
+    // of three cards (stress tables 400-495: corners before the rows named
+    // 7 cards fewer; after them, 8 more, none more right).
+    let holes = pairs().flat_map(|(a, b)| guesses_from_pair(a, b, Place::Between));
+    let corners = cards.iter().flat_map(|a| corners_beside(a, cards));
+    let beyond = pairs().flat_map(|(a, b)| guesses_from_pair(a, b, Place::Beyond));
+    let mut guesses: Vec<Quad> = Vec::new();
+    for guess in holes.chain(beyond).chain(corners) {
+        let taken = cards
+            .iter()
+            .chain(tried)
+            .chain(&guesses)
+            .any(|q| q.shares_centre_with(&guess) || same_place(q, &guess));
+        if !taken
+            && inside(&guess, width, height)
+            && paper_level(image, &guess) >= PAPER_SHARE * dullest
+        {
+            guesses.push(guess);
         }
     }
     guesses
+}
+
+/// The fourth corners of the Ls `a` makes with two neighbours, one along
+/// each of its sides: with `b` beside it and `c` below it, the card below
+/// `b` lies at `b + c - a`, corner by corner (the size of `c`, moved by the
+/// step from `a` to `b`).
+fn corners_beside(a: &Quad, cards: &[Quad]) -> Vec<Quad> {
+    let neighbours: Vec<(&Quad, Side)> = cards
+        .iter()
+        .filter_map(|b| {
+            let (steps, side) = steps_along_a_side(a, sub(b.centre(), a.centre()))?;
+            (STEP.0..=STEP.1).contains(&steps).then_some((b, side))
+        })
+        .collect();
+    let mut corners = Vec::new();
+    for (b, side_b) in &neighbours {
+        for (c, side_c) in &neighbours {
+            if side_b != side_c {
+                let mut corner = c.corners;
+                for ((p, pb), pa) in corner.iter_mut().zip(b.corners).zip(a.corners) {
+                    *p = [p[0] + pb[0] - pa[0], p[1] + pb[1] - pa[1]];
+                }
+                corners.push(Quad { corners: corner });
+            }
+        }
+    }
+    corners
 }
 
 /// Where a pair of cards points.
@@ -84,7 +116,7 @@ enum Place {
 /// size between theirs).
 fn guesses_from_pair(a: &Quad, b: &Quad, place: Place) -> Vec<Quad> {
     let step = sub(b.centre(), a.centre());
-    let Some(steps) = steps_along_a_side(a, step) else {
+    let Some((steps, _)) = steps_along_a_side(a, step) else {
         return Vec::new();
     };
     match place {
@@ -114,20 +146,28 @@ fn halfway(a: &Quad, b: &Quad) -> Option<Quad> {
 /// smaller card's.
 const HALFWAY_AREA: f32 = 0.8;
 
-/// How many of the card's sides `offset` runs, where it runs along one side
-/// of the card `card` (within [`OFF_LINE`] of it); `None` otherwise.
-fn steps_along_a_side(card: &Quad, offset: Point2) -> Option<f32> {
+/// How many of the card's sides `offset` runs, and along which, where it runs
+/// along one side of the card `card` (within [`OFF_LINE`] of it); `None`
+/// otherwise.
+fn steps_along_a_side(card: &Quad, offset: Point2) -> Option<(f32, Side)> {
     let c = &card.corners;
     let across = mean(sub(c[1], c[0]), sub(c[2], c[3]));
     let along = mean(sub(c[3], c[0]), sub(c[2], c[1]));
     let (x, y) = in_basis(offset, across, along)?;
     if y.abs() <= OFF_LINE {
-        Some(x.abs())
+        Some((x.abs(), Side::Across))
     } else if x.abs() <= OFF_LINE {
-        Some(y.abs())
+        Some((y.abs(), Side::Along))
     } else {
         None
     }
+}
+
+/// Which of a card's sides a step runs along.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Across,
+    Along,
 }
 
 /// `offset` as `x * u + y * v`, or `None` where `u` and `v` are parallel.
@@ -261,6 +301,19 @@ mod tests {
         assert_eq!(guesses.len(), 1);
         let [across, along, ..] = guesses[0].side_lengths();
         assert_eq!((across, along), (12.0, 18.0));
+    }
+
+    #[test]
+    fn the_fourth_corner_of_an_l_of_cards_is_guessed_at_the_size_of_its_row() {
+        // `a` with `b` beside it and a larger `c` below it (nearer the
+        // camera): the card below `b` is guessed as `c` moved by `a` to `b`.
+        let (a, b) = (card(20.0, 10.0), card(30.0, 10.0));
+        let c = Quad {
+            corners: [[19.0, 26.0], [31.0, 26.0], [31.0, 44.0], [19.0, 44.0]],
+        };
+        let guesses = guesses_beside(&white(100), &[a, b, c], &[]);
+        let corner = [[29.0, 26.0], [41.0, 26.0], [41.0, 44.0], [29.0, 44.0]];
+        assert!(guesses.iter().any(|g| g.corners == corner), "{guesses:?}");
     }
 
     #[test]
