@@ -147,12 +147,22 @@ pub(super) fn faint_cards_beside(
 /// and shadows pass for faint ink too, so these are for a picture where
 /// nothing else was read, and for the card network to doubt.
 pub(super) fn faint_cards(image: &RgbImage, above_mean: &GrayImage) -> Vec<Quad> {
-    cards_of_ink(image, above_mean, FAINT_INK_DEPTH, |_| true)
+    let groups = groups(&symbols(image, above_mean, FAINT_INK_DEPTH));
+    if groups.len() > MOST_LONE_CARD_GROUPS {
+        return Vec::new();
+    }
+    cards_of_groups(image, above_mean, groups)
         .cards
         .into_iter()
         .map(|found| found.quad)
         .collect()
 }
+
+/// Most groups of faint symbols a picture may hold for [`faint_cards`] to fit
+/// cards around them: a lone card gives one, a table of cards no more than a
+/// deal; a cluttered desk gives hundreds (a rendered clutter table at 960x720:
+/// 216), and fitting a card around each took 150 ms.
+const MOST_LONE_CARD_GROUPS: usize = 24;
 
 /// Whether `b` lies within [`BESIDE`] of `a`'s longer side from it, centre to
 /// centre, and is of about its size.
@@ -174,6 +184,15 @@ fn cards_of_ink(
 ) -> SymbolCards {
     let mut groups = groups(&symbols(image, above_mean, depth));
     groups.retain(|group| wanted(Frame::of(group).centre));
+    cards_of_groups(image, above_mean, groups)
+}
+
+/// The cards laid around `groups` of symbols.
+fn cards_of_groups(
+    image: &RgbImage,
+    above_mean: &GrayImage,
+    groups: Vec<Vec<Symbol>>,
+) -> SymbolCards {
     // Cards of one table are alike: where a few are found, their width over
     // their symbols' length says how wide the others are (a free fit of a
     // card whose own sides barely show may land on a neighbour's shadow).
