@@ -218,13 +218,12 @@ impl CardFinder {
     /// Cards laid around faint symbols anywhere in `image` (in its pixels):
     /// a lone washed-out or defocused card on a white desk, which no other
     /// pass sees. For a picture where nothing else was read: faint ink on a
-    /// desk with no card (print, tape, shadows) is taken for cards here too.
+    /// desk with no card (print, tape, shadows) is taken for cards here too,
+    /// and outlines too small for a card are the caller's to drop.
     pub fn faint_symbol_cards(&self, image: &RgbImage) -> Vec<Quad> {
         let (small, above_mean, scale) = self.ink_view(image);
-        let smallest = self.min_area_fraction * (small.width() * small.height()) as f32;
         symbols::faint_cards(&small, &above_mean)
             .into_iter()
-            .filter(|quad| quad.area() >= smallest)
             .map(|quad| quad.map(|p| [p[0] * scale, p[1] * scale]))
             .collect()
     }

@@ -54,8 +54,8 @@ pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Q
     // of three cards (stress tables 400-495: corners before the rows named
     // 7 cards fewer; after them, 8 more, none more right).
     let holes = pairs().flat_map(|(a, b)| guesses_from_pair(a, b, Place::Between));
-    let corners = cards.iter().flat_map(|a| corners_beside(a, cards));
     let beyond = pairs().flat_map(|(a, b)| guesses_from_pair(a, b, Place::Beyond));
+    let corners = cards.iter().flat_map(|a| corners_beside(a, cards));
     let mut guesses: Vec<Quad> = Vec::new();
     for guess in holes.chain(beyond).chain(corners) {
         let taken = cards
