@@ -29,8 +29,14 @@ const ALIKE: f32 = 1.1;
 /// A table seen less than this far from straight down (radians) is left as
 /// it is: the finder's perspective tests already cover it.
 const MIN_TILT: f64 = 0.35;
-/// The view shows the cards found and this share of their spread again on
-/// every side (cards the first look missed lie around them).
+/// The view shows the cards found and this many card sides (straightened)
+/// on every side: cards the first look missed lie beside them, in their
+/// rows. (Until session 26 the margin was twice the found cards' spread: a
+/// view five tables wide, drawn at the picture's size, left each card a
+/// third of its size there, too small for its symbols to be read, and the
+/// near row of a steep table, the largest cards, went unfound. Steep stress
+/// tables 400-447 with margins of 1.5, 2, 2.5 and 3 cards: 555, 556, 555 and
+/// 554 cards right, against 537.)
 const MARGIN: f32 = 2.0;
 
 /// The picture seen straight down onto the table, and the map back.
@@ -91,8 +97,8 @@ pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<Straight
     }
     let (x0, x1) = spread(mapped.iter().map(|p| p[0]));
     let (y0, y1) = spread(mapped.iter().map(|p| p[1]));
-    let (mx, my) = (MARGIN * (x1 - x0), MARGIN * (y1 - y0));
-    let (mut x0, mut x1, mut y0, mut y1) = (x0 - mx, x1 + mx, y0 - my, y1 + my);
+    let margin = MARGIN * sides[n / 2];
+    let (mut x0, mut x1, mut y0, mut y1) = (x0 - margin, x1 + margin, y0 - margin, y1 + margin);
     // No farther than the picture reaches (its far corners may map towards
     // the horizon, or beyond it).
     let (w0, h0) = (image.width() as f32, image.height() as f32);
