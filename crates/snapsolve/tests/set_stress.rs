@@ -114,7 +114,6 @@ fn every_hard_condition_holds_its_floor() {
 /// named now (docs/evaluation.md, session 21).
 #[test]
 fn tables_that_once_read_no_card_are_read() {
-    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     let tables = [
         // 21 cards edge to edge on a cloth as bright as they are at some
         // level: the paper inside their open symbols set the card size.
@@ -130,13 +129,7 @@ fn tables_that_once_read_no_card_are_read() {
         (Condition::AloneOnWhite, 626, 1),
     ];
     for (condition, table, least) in tables {
-        let score = run_condition(
-            condition,
-            table..table + 1,
-            classifier.as_ref(),
-            Finders::Threshold,
-            &mut |_, _, _, _| {},
-        );
+        let score = read_one(condition, table);
         assert!(
             score.named >= least,
             "{} table {table}: {} of {} cards named, at least {least} expected",
@@ -153,14 +146,7 @@ fn tables_that_once_read_no_card_are_read() {
 /// 26: 5 of 12 cards right before, 9 now).
 #[test]
 fn a_steep_tables_near_row_is_found() {
-    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
-    let score = run_condition(
-        Condition::SteepAngle,
-        417..418,
-        classifier.as_ref(),
-        Finders::Threshold,
-        &mut |_, _, _, _| {},
-    );
+    let score = read_one(Condition::SteepAngle, 417);
     assert!(score.right >= 9, "{} of 12 cards right", score.right);
 }
 
@@ -169,15 +155,20 @@ fn a_steep_tables_near_row_is_found() {
 /// still read as one when nudged a card's 6% every way).
 #[test]
 fn faint_ink_with_no_card_about_is_not_a_card() {
-    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     for table in [892] {
-        let score = run_condition(
-            Condition::ClutterNoCards,
-            table..table + 1,
-            classifier.as_ref(),
-            Finders::Threshold,
-            &mut |_, _, _, _| {},
-        );
+        let score = read_one(Condition::ClutterNoCards, table);
         assert_eq!(score.false_cards, 0, "clutter table {table}");
     }
+}
+
+/// One table of `condition`, rendered and read as the suite reads it.
+fn read_one(condition: Condition, table: usize) -> StressScore {
+    let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
+    run_condition(
+        condition,
+        table..table + 1,
+        classifier.as_ref(),
+        Finders::Threshold,
+        &mut |_, _, _, _| {},
+    )
 }
