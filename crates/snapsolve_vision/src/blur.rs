@@ -1,5 +1,6 @@
-//! Gaussian blur of a grey image: imageproc's `gaussian_blur_f32`, the same
-//! pixels out, for a third of the instructions.
+//! Blurs of a grey image, imageproc's pixels out for less work: the Gaussian
+//! (`gaussian_blur_f32`, a third of the instructions) and the box mean
+//! (`box_filter`, [`box_mean`]).
 //!
 //! The sudoku grid finder blurs its shrunken photo before thresholding it;
 //! imageproc's generic separable filter reads every tap through
@@ -63,6 +64,75 @@ pub fn gaussian_blur(image: &GrayImage, sigma: f32) -> GrayImage {
     GrayImage::from_raw(w as u32, h as u32, out).unwrap_or_else(|| unreachable!("one byte a pixel"))
 }
 
+/// The mean of the `(2 radius + 1)²` square around each pixel, edge pixels
+/// repeated beyond the image: imageproc's `box_filter(image, radius,
+/// radius)`, pixel for pixel (a row pass then a column pass, each rounding
+/// down to a byte).
+///
+/// The SET finder takes each pixel's whiteness over this mean to find faint
+/// symbols; imageproc's column pass walks the image a column at a time
+/// through a running-sum buffer and divides each pixel (12% of a webcam
+/// frame's time). Here both passes keep a running window sum, the column
+/// pass a whole row of them at a time, and divide by multiplying.
+pub fn box_mean(image: &GrayImage, radius: u32) -> GrayImage {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    if w == 0 || h == 0 {
+        return image.clone();
+    }
+    let r = radius as usize;
+    let divide = WindowDivider::new(2 * radius + 1);
+    let pixels = &image.as_raw()[..w * h];
+    let mut across = vec![0u8; w * h];
+    for (row, out) in pixels.chunks_exact(w).zip(across.chunks_exact_mut(w)) {
+        let at = |j: usize| u32::from(row[j.saturating_sub(r).min(w - 1)]);
+        // The window of x = 0 is padded positions 0..=2r.
+        let mut sum: u32 = (0..=2 * r).map(at).sum();
+        for (x, o) in out.iter_mut().enumerate() {
+            *o = divide.mean(sum);
+            sum = sum + at(x + 2 * r + 1) - at(x);
+        }
+    }
+    let row_at = |j: usize| &across[(j.saturating_sub(r).min(h - 1)) * w..][..w];
+    let mut sums = vec![0u32; w];
+    for j in 0..=2 * r {
+        for (s, &p) in sums.iter_mut().zip(row_at(j)) {
+            *s += u32::from(p);
+        }
+    }
+    let mut out = vec![0u8; w * h];
+    for (y, out_row) in out.chunks_exact_mut(w).enumerate() {
+        for (o, &s) in out_row.iter_mut().zip(&sums) {
+            *o = divide.mean(s);
+        }
+        let (entering, leaving) = (row_at(y + 2 * r + 1), row_at(y));
+        for ((s, &a), &b) in sums.iter_mut().zip(entering).zip(leaving) {
+            *s = *s + u32::from(a) - u32::from(b);
+        }
+    }
+    GrayImage::from_raw(w as u32, h as u32, out).unwrap_or_else(|| unreachable!("one byte a pixel"))
+}
+
+/// Division of a window's sum by its pixel count, rounding down, as a
+/// multiplication: `floor(n / k) = (n m) >> 40` with `m = 2^40 / k + 1`,
+/// exact while `n k < 2^40` (the error `n / 2^40` stays under `1 / k`),
+/// which sums of bytes are for any window under 65,000 pixels a side.
+struct WindowDivider {
+    multiplier: u64,
+}
+
+impl WindowDivider {
+    fn new(count: u32) -> WindowDivider {
+        assert!(count < 65_000, "a box of {count} pixels a side is too wide");
+        WindowDivider {
+            multiplier: (1u64 << 40) / u64::from(count) + 1,
+        }
+    }
+
+    fn mean(&self, sum: u32) -> u8 {
+        ((u64::from(sum) * self.multiplier) >> 40) as u8
+    }
+}
+
 /// imageproc's `Clamp<f32> for u8`: truncation inside 0..255, the ends
 /// outside, which is what the saturating `as u8` does, but for NaN (255
 /// there, 0 for `as`; blurred bytes are never NaN, kept for the rule).
@@ -110,5 +180,22 @@ mod tests {
                 assert_eq!(ours, theirs, "{w}x{h}, sigma {sigma}");
             }
         }
+    }
+
+    #[test]
+    fn box_mean_gives_imageprocs_pixels() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+        for (w, h) in [(1, 1), (1, 9), (7, 1), (3, 4), (61, 47), (360, 480)] {
+            let image = GrayImage::from_fn(w, h, |_, _| image::Luma([rng.random()]));
+            for radius in [0, 1, 2, 5, 17, 40, 300] {
+                let ours = box_mean(&image, radius);
+                let theirs = imageproc::filter::box_filter(&image, radius, radius);
+                assert_eq!(ours, theirs, "{w}x{h}, radius {radius}");
+            }
+        }
+        // All white: the largest sums, where a division by multiplying
+        // would first go wrong.
+        let white = GrayImage::from_pixel(50, 30, image::Luma([255]));
+        assert_eq!(box_mean(&white, 24), white);
     }
 }

@@ -876,7 +876,7 @@ pub(crate) fn local_mean_radius(image: &GrayImage) -> u32 {
 /// Each pixel's whiteness over the mean of the square of `radius` around it,
 /// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
 pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
-    let mean = imageproc::filter::box_filter(white, radius, radius);
+    let mean = crate::blur::box_mean(white, radius);
     let mut out = GrayImage::new(white.width(), white.height());
     for ((o, w), m) in out.pixels_mut().zip(white.pixels()).zip(mean.pixels()) {
         let difference = i16::from(w.0[0]) - i16::from(m.0[0]);
