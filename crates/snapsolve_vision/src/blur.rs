@@ -114,9 +114,7 @@ pub fn box_mean(image: &GrayImage, radius: u32) -> GrayImage {
         for ((s, &high), &low) in sums.iter_mut().zip(&prefix[2 * r + 1..]).zip(&prefix) {
             *s = high - low;
         }
-        for (o, &s) in out.iter_mut().zip(&sums) {
-            *o = divide.mean(s);
-        }
+        divide.means(&sums, out);
     }
     let row_at = |j: usize| &across[(j.saturating_sub(r).min(h - 1)) * w..][..w];
     sums.fill(0);
@@ -127,9 +125,7 @@ pub fn box_mean(image: &GrayImage, radius: u32) -> GrayImage {
     }
     let mut out = vec![0u8; w * h];
     for (y, out_row) in out.chunks_exact_mut(w).enumerate() {
-        for (o, &s) in out_row.iter_mut().zip(&sums) {
-            *o = divide.mean(s);
-        }
+        divide.means(&sums, out_row);
         let (entering, leaving) = (row_at(y + 2 * r + 1), row_at(y));
         for ((s, &a), &b) in sums.iter_mut().zip(entering).zip(leaving) {
             *s = *s + u32::from(a) - u32::from(b);
@@ -154,8 +150,11 @@ impl WindowDivider {
         }
     }
 
-    fn mean(&self, sum: u32) -> u8 {
-        ((u64::from(sum) * self.multiplier) >> 40) as u8
+    /// Each window sum's mean, into `out`.
+    fn means(&self, sums: &[u32], out: &mut [u8]) {
+        for (o, &sum) in out.iter_mut().zip(sums) {
+            *o = ((u64::from(sum) * self.multiplier) >> 40) as u8;
+        }
     }
 }
 
