@@ -61,6 +61,12 @@ const ASPECT_SLACK: (f32, f32) = (0.92, 1.08);
 /// Sides are read at least this share of a symbol's half length beyond the
 /// symbols (plus the reach of a step), clear of their edges.
 const CLEARANCE: f32 = 0.12;
+/// How far, as a share of its shorter side, a card's outline may reach
+/// beyond the picture: its rounded corner's paper stops about this far inside
+/// the outline's corner (a radius of 0.06 of the card's width, 0.4 of it along the
+/// diagonal, with a little to spare), so a card whose paper touches the
+/// frame is whole.
+const ROUNDED_CORNER_REACH: f32 = 0.03;
 /// Fainter ink, read beside cards already read (tried on stress tables
 /// 400-447: 28 and 22 found as many cards, 22 one false card more; 30 read
 /// everywhere gave 8 false cards more on clutter tables 800-1099).
@@ -312,8 +318,15 @@ fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Qu
     }
     place_hidden_sides(&mut sides, shows, frame.centre);
     let quad = quad_of(&sides)?;
+    // A card filling the frame reaches its edges: its paper stops short of
+    // the outline's corners, which may lie a little beyond the picture.
+    let shorter = quad.side_lengths().into_iter().fold(f32::MAX, f32::min);
+    let (low, high) = (
+        1.0 - ROUNDED_CORNER_REACH * shorter,
+        -2.0 + ROUNDED_CORNER_REACH * shorter,
+    );
     let (w, h) = (image.width() as f32, image.height() as f32);
-    let inside = |p: &Point2| p[0] >= 1.0 && p[1] >= 1.0 && p[0] <= w - 2.0 && p[1] <= h - 2.0;
+    let inside = |p: &Point2| p[0] >= low && p[1] >= low && p[0] <= w + high && p[1] <= h + high;
     quad.corners
         .iter()
         .all(inside)
@@ -623,6 +636,43 @@ mod tests {
         let centre = cards[0].centre();
         assert!(
             (centre[0] - 203.0).abs() < 8.0 && (centre[1] - 150.0).abs() < 8.0,
+            "{cards:?}"
+        );
+    }
+
+    #[test]
+    fn a_turned_card_whose_corners_touch_the_frame_is_found_around_its_symbols() {
+        // A 300x400 close-up of a card turned 12 degrees, 236 wide and 344
+        // tall: its left and right corners reach a pixel or two past the
+        // frame, with two ovals stacked along it, each 140 long.
+        let (centre, turn) = ([150.0f32, 200.0f32], 12f32.to_radians());
+        let (sin, cos) = turn.sin_cos();
+        let at = |u: f32, v: f32| {
+            let p = [centre[0] + u * cos - v * sin, centre[1] + u * sin + v * cos];
+            imageproc::point::Point::new(p[0].round() as i32, p[1].round() as i32)
+        };
+        let mut table = RgbImage::from_pixel(300, 400, Rgb([70, 60, 80]));
+        let card = [
+            at(-118.0, -172.0),
+            at(118.0, -172.0),
+            at(118.0, 172.0),
+            at(-118.0, 172.0),
+        ];
+        imageproc::drawing::draw_polygon_mut(&mut table, &card, Rgb([235, 232, 225]));
+        for middle in [-45.0f32, 45.0] {
+            let oval: Vec<_> = (0..48)
+                .map(|k| {
+                    let t = k as f32 * std::f32::consts::TAU / 48.0;
+                    at(70.0 * t.cos(), middle + 30.0 * t.sin())
+                })
+                .collect();
+            imageproc::drawing::draw_polygon_mut(&mut table, &oval, Rgb([40, 140, 60]));
+        }
+        let cards = cards_in(&table);
+        assert_eq!(cards.len(), 1, "{cards:?}");
+        let found = cards[0].centre();
+        assert!(
+            (found[0] - centre[0]).abs() < 8.0 && (found[1] - centre[1]).abs() < 8.0,
             "{cards:?}"
         );
     }
