@@ -128,10 +128,12 @@ fn tables_that_once_read_no_card_are_read() {
         (Condition::AloneOnWhite, 451, 1),
         (Condition::AloneOnWhite, 626, 1),
         // One card filling the frame, its corners touching the frame's
-        // edges; one as grey as its desk, outlined through its paper by the
-        // whiteness where its symbols' card shows all round (session 28).
+        // edges; one as grey as its desk and a lone card on a cream desk,
+        // each outlined through its paper by the whiteness where the card
+        // around its symbols shows all round (session 28).
         (Condition::FillingTheFrame, 479, 1),
         (Condition::FillingTheFrame, 480, 1),
+        (Condition::AloneOnWhite, 734, 1),
     ];
     for (condition, table, least) in tables {
         let score = read_one(condition, table);
