@@ -320,13 +320,13 @@ fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Qu
     let quad = quad_of(&sides)?;
     // A card filling the frame reaches its edges: its paper stops short of
     // the outline's corners, which may lie a little beyond the picture.
+    // (`clear`: pixels a corner keeps from the edge; beyond it where negative.)
     let shorter = quad.side_lengths().into_iter().fold(f32::MAX, f32::min);
-    let (low, high) = (
-        1.0 - ROUNDED_CORNER_REACH * shorter,
-        -2.0 + ROUNDED_CORNER_REACH * shorter,
-    );
-    let (w, h) = (image.width() as f32, image.height() as f32);
-    let inside = |p: &Point2| p[0] >= low && p[1] >= low && p[0] <= w + high && p[1] <= h + high;
+    let clear = 1.0 - ROUNDED_CORNER_REACH * shorter;
+    let (right, bottom) = (image.width() as f32 - 1.0, image.height() as f32 - 1.0);
+    let inside = |p: &Point2| {
+        p[0] >= clear && p[1] >= clear && p[0] <= right - clear && p[1] <= bottom - clear
+    };
     quad.corners
         .iter()
         .all(inside)
