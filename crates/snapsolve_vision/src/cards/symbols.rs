@@ -522,6 +522,30 @@ mod tests {
         draw_filled_rect_mut(image, Rect::at(x, y).of_size(w, h), Rgb(colour));
     }
 
+    /// The pixel `u` along and `v` across axes turned by `turn` about `centre`.
+    fn turned(centre: Point2, turn: f32) -> impl Fn(f32, f32) -> imageproc::point::Point<i32> {
+        let (sin, cos) = turn.sin_cos();
+        move |u, v| {
+            imageproc::point::Point::new(
+                (centre[0] + u * cos - v * sin).round() as i32,
+                (centre[1] + u * sin + v * cos).round() as i32,
+            )
+        }
+    }
+
+    /// Fills the rectangle of half sides `half_u` and `half_v` in the turned axes `at`.
+    fn fill_turned_rect(
+        image: &mut RgbImage,
+        at: &impl Fn(f32, f32) -> imageproc::point::Point<i32>,
+        half_u: f32,
+        half_v: f32,
+        colour: [u8; 3],
+    ) {
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(s, t)| at(s * half_u, t * half_v));
+        imageproc::drawing::draw_polygon_mut(image, &corners, Rgb(colour));
+    }
+
     #[test]
     fn symbols_squashed_by_a_slanted_view_lie_flatter() {
         // Three red ovals on white paper, twice as long as thick, then the
@@ -574,21 +598,10 @@ mod tests {
         // A card turned by 0.12 rad; its lone squiggle's own axis is turned
         // 8 degrees further.
         let turn: f32 = 0.12;
-        let (u, v) = ([turn.cos(), turn.sin()], [-turn.sin(), turn.cos()]);
-        let corner = |s: f32, t: f32| {
-            imageproc::point::Point::new(
-                (200.0 + s * 40.0 * u[0] + t * 62.0 * v[0]).round() as i32,
-                (150.0 + s * 40.0 * u[1] + t * 62.0 * v[1]).round() as i32,
-            )
-        };
+        let u = [turn.cos(), turn.sin()];
         let mut table = RgbImage::from_pixel(400, 300, Rgb([200, 200, 200]));
-        let card = [
-            corner(-1.0, -1.0),
-            corner(1.0, -1.0),
-            corner(1.0, 1.0),
-            corner(-1.0, 1.0),
-        ];
-        imageproc::drawing::draw_polygon_mut(&mut table, &card, Rgb([245, 245, 245]));
+        let at = turned([200.0, 150.0], turn);
+        fill_turned_rect(&mut table, &at, 40.0, 62.0, [245, 245, 245]);
         let own = turn + 8f32.to_radians();
         let squiggle = Symbol {
             centre: [200.0, 150.0],
@@ -645,20 +658,10 @@ mod tests {
         // A 300x400 close-up of a card turned 12 degrees, 236 wide and 344
         // tall: its left and right corners reach a pixel or two past the
         // frame, with two ovals stacked along it, each 140 long.
-        let (centre, turn) = ([150.0f32, 200.0f32], 12f32.to_radians());
-        let (sin, cos) = turn.sin_cos();
-        let at = |u: f32, v: f32| {
-            let p = [centre[0] + u * cos - v * sin, centre[1] + u * sin + v * cos];
-            imageproc::point::Point::new(p[0].round() as i32, p[1].round() as i32)
-        };
+        let centre = [150.0f32, 200.0f32];
+        let at = turned(centre, 12f32.to_radians());
         let mut table = RgbImage::from_pixel(300, 400, Rgb([70, 60, 80]));
-        let card = [
-            at(-118.0, -172.0),
-            at(118.0, -172.0),
-            at(118.0, 172.0),
-            at(-118.0, 172.0),
-        ];
-        imageproc::drawing::draw_polygon_mut(&mut table, &card, Rgb([235, 232, 225]));
+        fill_turned_rect(&mut table, &at, 118.0, 172.0, [235, 232, 225]);
         for middle in [-45.0f32, 45.0] {
             let oval: Vec<_> = (0..48)
                 .map(|k| {
