@@ -63,6 +63,9 @@ pub(super) struct Typical {
     pub aspect: f32,
     /// How many whole cards are within a factor of two of the typical area.
     pub support: usize,
+    /// The same, counting also the cards card-shaped only in space (the
+    /// near and far rows of a steep table).
+    pub support_in_space: usize,
     /// Centre and side length (square root of the area) of each whole card
     /// within [`PLANE_SAMPLES`] of the median's area (not an envelope or a speck).
     sides: Vec<[f32; 3]>,
@@ -104,6 +107,7 @@ impl Typical {
             area,
             aspect: median(shaped.iter().map(|q| q.aspect()).collect())?,
             support: 0,
+            support_in_space: 0,
             sides: whole()
                 .filter(|f| f.erosion != Erosion::Part)
                 .map(|f| &f.quad)
@@ -116,13 +120,14 @@ impl Typical {
         };
         // Within a factor of two of the size a card has where it lies: on a
         // steep table near cards are several times the far ones.
-        typical.support = shaped
-            .iter()
-            .filter(|q| {
-                let expected = typical.area_for(q);
-                (0.5 * expected..=2.0 * expected).contains(&q.area())
-            })
-            .count();
+        let fits = |q: &Quad| {
+            let expected = typical.area_for(q);
+            (0.5 * expected..=2.0 * expected).contains(&q.area())
+        };
+        let support = shaped.iter().filter(|q| fits(q)).count();
+        let support_in_space = whole().filter(|f| fits(&f.quad)).count();
+        typical.support = support;
+        typical.support_in_space = support_in_space;
         Some(typical)
     }
 
