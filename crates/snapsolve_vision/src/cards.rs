@@ -323,14 +323,15 @@ impl CardFinder {
         // all 12; docs/evaluation.md, session 28).
         let typical = [&by_edges, &symbols.cards]
             .into_iter()
-            .filter_map(|found| Typical::of(found))
+            .filter_map(|found| Some((found, Typical::of(found)?)))
             .rev()
-            .max_by_key(|typical| typical.support)
-            .filter(|t| {
+            .max_by_key(|(_, typical)| typical.support)
+            .filter(|(found, t)| {
+                let support = t.support_in_space(found);
                 whiteness_support == 0
-                    || (t.support_in_space >= EDGE_TYPICAL_MIN
-                        && t.support_in_space > whiteness_support)
+                    || (support >= EDGE_TYPICAL_MIN && support > whiteness_support)
             })
+            .map(|(_, typical)| typical)
             .or(by_whiteness);
         per_level.push(by_edges);
         per_level.push(symbols.cards);

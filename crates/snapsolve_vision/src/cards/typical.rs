@@ -63,9 +63,6 @@ pub(super) struct Typical {
     pub aspect: f32,
     /// How many whole cards are within a factor of two of the typical area.
     pub support: usize,
-    /// The same, counting also the cards card-shaped only in space (the
-    /// near and far rows of a steep table).
-    pub support_in_space: usize,
     /// Centre and side length (square root of the area) of each whole card
     /// within [`PLANE_SAMPLES`] of the median's area (not an envelope or a speck).
     sides: Vec<[f32; 3]>,
@@ -96,18 +93,13 @@ impl Typical {
         // card-shaped only in space (the far rows of a steep table, but also
         // the paper inside a long symbol) only help to fit the plane, within
         // reach of the median.
-        let whole = || {
-            found
-                .iter()
-                .filter(|f| !f.cut && f.erosion != Erosion::FellApart)
-        };
+        let whole = || found.iter().filter(|f| is_whole(f));
         let shaped: Vec<&Quad> = whole().filter(|f| !f.in_space).map(|f| &f.quad).collect();
         let area = median(shaped.iter().map(|q| q.area()).collect())?;
         let mut typical = Typical {
             area,
             aspect: median(shaped.iter().map(|q| q.aspect()).collect())?,
             support: 0,
-            support_in_space: 0,
             sides: whole()
                 .filter(|f| f.erosion != Erosion::Part)
                 .map(|f| &f.quad)
@@ -118,17 +110,25 @@ impl Typical {
                 })
                 .collect(),
         };
-        // Within a factor of two of the size a card has where it lies: on a
-        // steep table near cards are several times the far ones.
-        let fits = |q: &Quad| {
-            let expected = typical.area_for(q);
-            (0.5 * expected..=2.0 * expected).contains(&q.area())
-        };
-        let support = shaped.iter().filter(|q| fits(q)).count();
-        let support_in_space = whole().filter(|f| fits(&f.quad)).count();
-        typical.support = support;
-        typical.support_in_space = support_in_space;
+        typical.support = shaped.iter().filter(|q| typical.fits(q)).count();
         Some(typical)
+    }
+
+    /// Whether `quad` is within a factor of two of the size a card has
+    /// where it lies: on a steep table near cards are several times the far ones.
+    fn fits(&self, quad: &Quad) -> bool {
+        let expected = self.area_for(quad);
+        (0.5 * expected..=2.0 * expected).contains(&quad.area())
+    }
+
+    /// [`Typical::support`] counting also the whole cards of `found` (those
+    /// it was measured on) card-shaped only in space: the near and far rows
+    /// of a steep table.
+    pub fn support_in_space(&self, found: &[Found]) -> usize {
+        found
+            .iter()
+            .filter(|f| is_whole(f) && self.fits(&f.quad))
+            .count()
     }
 
     /// How many times the nearest card's side is the farthest's, by the size
@@ -193,6 +193,12 @@ impl Typical {
         };
         shaped && area >= smallest * expected && area <= 2.5 * expected
     }
+}
+
+/// Whether a candidate is a whole card: not cut by the picture's edge, nor
+/// a blob that also fell apart into cards.
+fn is_whole(found: &Found) -> bool {
+    !found.cut && found.erosion != Erosion::FellApart
 }
 
 /// Least-squares plane through the cards' side lengths, fitted twice: the
