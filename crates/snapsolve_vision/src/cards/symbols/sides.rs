@@ -224,6 +224,7 @@ pub(super) fn side_step(image: &RgbImage, side: &Side) -> f32 {
 
 /// [`side_step`] read every `spacing` pixels along the side.
 fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
+    let colour = Bilinear::new(image);
     let normal = from_to_normal(side);
     let d = sub(side.to, side.from);
     let length = d[0].hypot(d[1]);
@@ -233,9 +234,9 @@ fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
         let t = (1.0 - SIDE_SPAN) / 2.0 + SIDE_SPAN * (k as f32 + 0.5) / samples as f32;
         let p = [side.from[0] + t * d[0], side.from[1] + t * d[1]];
         let reach = [STEP_REACH * normal[0], STEP_REACH * normal[1]];
-        let outside = rgb_at(image, [p[0] + reach[0], p[1] + reach[1]]);
-        let inside = rgb_at(image, [p[0] - reach[0], p[1] - reach[1]]);
-        let on = rgb_at(image, p);
+        let outside = colour.at([p[0] + reach[0], p[1] + reach[1]]);
+        let inside = colour.at([p[0] - reach[0], p[1] - reach[1]]);
+        let on = colour.at(p);
         for c in 0..3 {
             steps[c] += outside[c] - inside[c];
             seams[c] += (outside[c] + inside[c]) / 2.0 - on[c];
@@ -247,32 +248,59 @@ fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
     strongest / samples as f32
 }
 
-/// Bilinear colour at `p` (pixel centres at integers), clamped to the picture.
-fn rgb_at(image: &RgbImage, p: Point2) -> [f32; 3] {
-    let (width, height) = (image.width() as usize, image.height() as usize);
-    let x = p[0].clamp(0.0, (width - 1) as f32);
-    let y = p[1].clamp(0.0, (height - 1) as f32);
-    let (x0, y0) = (x as usize, y as usize);
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let (x1, y1) = ((x0 + 1).min(width - 1), (y0 + 1).min(height - 1));
-    // The four pixels read once each, then blended channel by channel in a
-    // plain loop (an `array::from_fn` here was not inlined and made this
-    // the finder's costliest line on a page of print: 3x slower).
-    let raw = image.as_raw();
-    let pixel = |x: usize, y: usize| -> [f32; 3] {
-        let at = (y * width + x) * 3;
-        let rgb = &raw[at..at + 3];
-        [f32::from(rgb[0]), f32::from(rgb[1]), f32::from(rgb[2])]
-    };
-    let (a, b) = (pixel(x0, y0), pixel(x1, y0));
-    let (c, d) = (pixel(x0, y1), pixel(x1, y1));
-    let mut out = [0.0f32; 3];
-    for k in 0..3 {
-        let top = a[k] * (1.0 - fx) + b[k] * fx;
-        let bottom = c[k] * (1.0 - fx) + d[k] * fx;
-        out[k] = top * (1.0 - fy) + bottom * fy;
+/// Bilinear colour sampling of a picture, clamped to its edges.
+///
+/// This is the finder's hottest loop on a frame with no card (a few million
+/// samples per 960x720 frame, most of them around lone blobs of print), so
+/// the picture's size is read once per side, not once per sample, and the
+/// sample is inlined into [`side_step_every`]: 150 → 134 ms on that frame
+/// (BENCHMARKS.md, session 29).
+struct Bilinear<'a> {
+    raw: &'a [u8],
+    width: usize,
+    x_max: f32,
+    y_max: f32,
+    last_row: usize,
+}
+
+impl<'a> Bilinear<'a> {
+    fn new(image: &'a RgbImage) -> Self {
+        let (width, height) = (image.width() as usize, image.height() as usize);
+        Bilinear {
+            raw: image.as_raw(),
+            width,
+            x_max: (width.max(1) - 1) as f32,
+            y_max: (height.max(1) - 1) as f32,
+            last_row: height.max(1) - 1,
+        }
     }
-    out
+
+    /// The colour at `p` (pixel centres at integers).
+    #[inline(always)]
+    fn at(&self, p: Point2) -> [f32; 3] {
+        let x = p[0].clamp(0.0, self.x_max);
+        let y = p[1].clamp(0.0, self.y_max);
+        let (x0, y0) = (x as usize, y as usize);
+        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+        let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.last_row));
+        // The four pixels read once each, then blended channel by channel in
+        // a plain loop (an `array::from_fn` here was not inlined and made
+        // this the finder's costliest line on a page of print: 3x slower).
+        let pixel = |x: usize, y: usize| -> [f32; 3] {
+            let at = (y * self.width + x) * 3;
+            let rgb = &self.raw[at..at + 3];
+            [f32::from(rgb[0]), f32::from(rgb[1]), f32::from(rgb[2])]
+        };
+        let (a, b) = (pixel(x0, y0), pixel(x1, y0));
+        let (c, d) = (pixel(x0, y1), pixel(x1, y1));
+        let mut out = [0.0f32; 3];
+        for k in 0..3 {
+            let top = a[k] * (1.0 - fx) + b[k] * fx;
+            let bottom = c[k] * (1.0 - fx) + d[k] * fx;
+            out[k] = top * (1.0 - fy) + bottom * fy;
+        }
+        out
+    }
 }
 
 #[cfg(test)]
