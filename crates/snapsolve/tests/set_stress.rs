@@ -109,11 +109,11 @@ fn every_hard_condition_holds_its_floor() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Tables of the suite beyond the floors' that once read "no cards found"
-/// though their cards are clear, each with how many of its cards must be
-/// named now (docs/evaluation.md, session 21).
+/// Tables of the suite beyond the floors' that once read "no cards found",
+/// or few of their cards, though their cards are clear, each with how many
+/// of its cards must be named now (docs/evaluation.md, session 21 on).
 #[test]
-fn tables_that_once_read_no_card_are_read() {
+fn tables_once_read_poorly_are_read() {
     let tables = [
         // 21 cards edge to edge on a cloth as bright as they are at some
         // level: the paper inside their open symbols set the card size.
@@ -138,6 +138,11 @@ fn tables_that_once_read_no_card_are_read() {
         // card, most too square on the picture to count until counted in
         // space (session 28: 4 of 12 named before, 12 now).
         (Condition::SteepAngle, 452, 11),
+        // A block of 21 washed-out cards edge to edge on an orange desk: two
+        // cards fit around their symbols, the others' sides landed on their
+        // neighbours' symbols until two that agree set every card's width
+        // (session 29: 4 named before, 16 now).
+        (Condition::TwentyOneTouching, 493, 15),
     ];
     for (condition, table, least) in tables {
         let score = read_one(condition, table);
