@@ -253,7 +253,7 @@ fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
 /// This is the finder's hottest loop on a frame with no card (a few million
 /// samples per 960x720 frame, most of them around lone blobs of print), so
 /// the picture's size is read once per side, not once per sample, and the
-/// sample is inlined into [`side_step_every`]: 150 → 134 ms on that frame
+/// sample is inlined into [`side_step_every`]: 155 → 141 ms on that frame
 /// (BENCHMARKS.md, session 29).
 struct Bilinear<'a> {
     raw: &'a [u8],
