@@ -140,9 +140,10 @@ fn tables_once_read_poorly_are_read() {
         (Condition::SteepAngle, 452, 11),
         // A block of 21 washed-out cards edge to edge on an orange desk: two
         // cards fit around their symbols, the others' sides landed on their
-        // neighbours' symbols until two that agree set every card's width
-        // (session 29: 4 named before, 16 now).
-        (Condition::TwentyOneTouching, 493, 15),
+        // neighbours' symbols until two that agree set every card's width;
+        // the rows' pale ends are read on from the cards beside them
+        // (session 29: 4 named before, 16, then all 21 with six rounds).
+        (Condition::TwentyOneTouching, 493, 20),
     ];
     for (condition, table, least) in tables {
         let score = read_one(condition, table);

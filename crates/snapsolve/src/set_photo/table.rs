@@ -437,8 +437,12 @@ fn read_faint_symbols(photo: &Photo, classifier: &dyn CardClassifier, named: &mu
 }
 
 /// Rounds of looking beside the cards for more ([`add_cards_beside`]): each
-/// can continue a row by one card.
-const BESIDE_ROUNDS: usize = 3;
+/// can continue a row by one card, so a row of seven (21 cards in three
+/// rows) is read on from its two last cards. Three rounds stopped
+/// 21-touching table 493 at 16 cards, five short at the left ends of two
+/// rows (docs/evaluation.md, session 29). A round runs only where the one
+/// before added a card.
+const BESIDE_ROUNDS: usize = 6;
 
 /// Cards guessed beside others must convince the card network beyond doubt:
 /// the guess is where a card would be, not the outline of something seen.
