@@ -238,9 +238,10 @@ fn cards_of_groups(
 /// of their median, where at least [`ALIKE_CARDS`] were fitted, or two that
 /// agree within it. In a block of touching washed-out cards two may be all
 /// that fit at first, the others' sides landing on their neighbours'
-/// symbols (21-touching table 493: 4 cards read, 16 with two; two that do
-/// not agree are as often a note paper and a coloured box on a cluttered
-/// desk; docs/evaluation.md, session 29).
+/// symbols (21-touching table 493: 4 cards read, 16 with two). Two that do
+/// not agree may be a note paper and a coloured box on a cluttered desk
+/// (clutter table 1444 read a false card from them; docs/evaluation.md,
+/// session 29).
 fn alike_range(mut ratios: Vec<f32>) -> Option<(f32, f32)> {
     ratios.sort_by(f32::total_cmp);
     let median = *ratios.get(ratios.len() / 2)?;

@@ -252,14 +252,13 @@ fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
 ///
 /// This is the finder's hottest loop on a frame with no card (a few million
 /// samples per 960x720 frame, most of them around lone blobs of print), so
-/// the picture's size is read once per side, not once per sample, and the
-/// sample is inlined into [`side_step_every`]: 155 → 141 ms on that frame
-/// (BENCHMARKS.md, session 29).
+/// the sample is inlined into [`side_step_every`] (as a plain function it
+/// was a call per sample) and the picture's size read once per side: 155 →
+/// 141 ms on that frame (BENCHMARKS.md, session 29).
 struct Bilinear<'a> {
     raw: &'a [u8],
     width: usize,
-    x_max: f32,
-    y_max: f32,
+    last_column: usize,
     last_row: usize,
 }
 
@@ -269,8 +268,7 @@ impl<'a> Bilinear<'a> {
         Bilinear {
             raw: image.as_raw(),
             width,
-            x_max: (width.max(1) - 1) as f32,
-            y_max: (height.max(1) - 1) as f32,
+            last_column: width.max(1) - 1,
             last_row: height.max(1) - 1,
         }
     }
@@ -278,11 +276,11 @@ impl<'a> Bilinear<'a> {
     /// The colour at `p` (pixel centres at integers).
     #[inline(always)]
     fn at(&self, p: Point2) -> [f32; 3] {
-        let x = p[0].clamp(0.0, self.x_max);
-        let y = p[1].clamp(0.0, self.y_max);
+        let x = p[0].clamp(0.0, self.last_column as f32);
+        let y = p[1].clamp(0.0, self.last_row as f32);
         let (x0, y0) = (x as usize, y as usize);
         let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-        let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.last_row));
+        let (x1, y1) = ((x0 + 1).min(self.last_column), (y0 + 1).min(self.last_row));
         // The four pixels read once each, then blended channel by channel in
         // a plain loop (an `array::from_fn` here was not inlined and made
         // this the finder's costliest line on a page of print: 3x slower).
