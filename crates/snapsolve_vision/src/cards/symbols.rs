@@ -85,6 +85,15 @@ const ALIKE_AREA: f32 = 1.6;
 const LONE_SYMBOL_TURN_STEPS: i32 = 5;
 const LONE_SYMBOL_TURN_STEP: f32 = 2.0 * std::f32::consts::PI / 180.0;
 const TURNED_SHOWS_MORE: f32 = 1.25;
+/// Around symbols up to this half length (working pixels) a card's sides
+/// are read every two pixels along while they are sought; around larger
+/// ones, that much more sparsely, so a fit costs no more per distance tried
+/// than around a symbol this size. The distances stay a pixel apart and the
+/// sides found are refined at full density (sought more coarsely too, two
+/// cards filling the frame of 96 were lost). A blob of a toy 230 pixels
+/// long cost 25 ms to fit on the bench's frame with no card, a fifth of it
+/// (docs/evaluation.md, session 30).
+const FINEST_HALF_LENGTH: f32 = 40.0;
 /// A side shows where it steps (or is a seam darker) by this many levels
 /// on average, in its strongest channel.
 const MIN_SIDE_STEP: f32 = 3.0;
@@ -406,8 +415,23 @@ fn best_rectangle(image: &RgbImage, frame: &Frame, ratio: (f32, f32)) -> Option<
         (ASPECT_SLACK.0 * CARD_ASPECT * widths.first()?).max(frame.symbols_v + clearance),
         ASPECT_SLACK.1 * CARD_ASPECT * widths.last()?,
     );
-    let across = pair_profile(image, frame.centre, frame.u, &widths, CARD_ASPECT);
-    let along = pair_profile(image, frame.centre, frame.v, &heights, 1.0 / CARD_ASPECT);
+    let coarseness = (frame.half_length / FINEST_HALF_LENGTH).max(1.0);
+    let across = pair_profile(
+        image,
+        frame.centre,
+        frame.u,
+        &widths,
+        CARD_ASPECT,
+        coarseness,
+    );
+    let along = pair_profile(
+        image,
+        frame.centre,
+        frame.v,
+        &heights,
+        1.0 / CARD_ASPECT,
+        coarseness,
+    );
     let mut best: Option<(f32, f32, f32)> = None;
     for (&a, &score_a) in widths.iter().zip(&across) {
         for (&b, &score_b) in heights.iter().zip(&along) {
@@ -666,6 +690,12 @@ mod tests {
             (centre[0] - 203.0).abs() < 8.0 && (centre[1] - 150.0).abs() < 8.0,
             "{cards:?}"
         );
+        // Its sides land on the card's edges (they are sought sparsely
+        // around an oval this long, then refined).
+        let [top, right, bottom, left] = cards[0].side_lengths();
+        let close = |found: f32, card: f32| (found - card).abs() <= 4.0;
+        assert!(close(top, 190.0) && close(bottom, 190.0), "{cards:?}");
+        assert!(close(left, 285.0) && close(right, 285.0), "{cards:?}");
     }
 
     #[test]

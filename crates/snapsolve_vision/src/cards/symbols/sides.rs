@@ -71,7 +71,8 @@ pub(super) fn distances(low: f32, high: f32) -> Vec<f32> {
 
 /// How much the two sides facing `±normal` at each of `distances` from
 /// `centre` show together; a side at distance `d` is read along
-/// `d * length_ratio` either side of its middle. The sides are taken
+/// `d * length_ratio` either side of its middle, every [`PROFILE_SPACING`]
+/// times `coarseness` pixels. The sides are taken
 /// symmetric about the centre (the symbols lie in the card's middle): left
 /// free, the side that does not show lands on whatever edge lies nearby.
 pub(super) fn pair_profile(
@@ -80,6 +81,7 @@ pub(super) fn pair_profile(
     normal: Point2,
     distances: &[f32],
     length_ratio: f32,
+    coarseness: f32,
 ) -> Vec<f32> {
     let tangent = across(normal);
     let shows = |d: f32, sign: f32| {
@@ -98,7 +100,7 @@ pub(super) fn pair_profile(
                 to: at(half),
                 outward,
             },
-            PROFILE_SPACING,
+            PROFILE_SPACING * coarseness,
         )
     };
     distances
