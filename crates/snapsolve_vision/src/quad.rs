@@ -150,12 +150,12 @@ impl Quad {
     /// Whether `p` lies inside (for a convex quadrilateral).
     pub fn contains(&self, p: Point2) -> bool {
         let c = &self.corners;
-        let sides: Vec<f32> = (0..4)
-            .map(|i| {
-                let (a, b) = (c[i], c[(i + 1) % 4]);
-                (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
-            })
-            .collect();
+        // An array, not a `Vec`: this is asked of every pixel of a card's
+        // paper where the finder checks it for foreign ink.
+        let sides: [f32; 4] = std::array::from_fn(|i| {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        });
         sides.iter().all(|s| *s >= 0.0) || sides.iter().all(|s| *s <= 0.0)
     }
 
