@@ -170,6 +170,19 @@ impl CardFinder {
         readings
     }
 
+    /// Whether `cards` (outlines read in a picture) say it was taken about
+    /// straight down: at least [`STEEP_VIEW_SUPPORT`] of them, card-shaped
+    /// on the picture itself (their median long over short side within
+    /// [`STEEP_VIEW_ASPECT`] of a card's). Then stretching the picture
+    /// upright ([`CardFinder::find_each_size_stretched`]) is not worth its
+    /// cost.
+    pub fn seen_straight_down(cards: &[Quad]) -> bool {
+        let aspects = cards.iter().map(Quad::aspect).collect();
+        cards.len() >= STEEP_VIEW_SUPPORT
+            && median(aspects)
+                .is_some_and(|aspect| (aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT)
+    }
+
     /// How flat the symbols of `image` lie, at the finder's working size:
     /// the median length over thickness of those lying level, `None` where
     /// too few show (what [`CardFinder::find_each_size_stretched`] measures).
@@ -1019,6 +1032,21 @@ mod tests {
     use super::*;
     use image::Rgb;
     use imageproc::drawing::draw_polygon_mut;
+
+    #[test]
+    fn cards_of_a_cards_shape_are_seen_straight_down_and_squashed_ones_not() {
+        let card = |x: f32, height: f32| Quad {
+            corners: [[x, 0.0], [x + 100.0, 0.0], [x + 100.0, height], [x, height]],
+        };
+        let row = |height: f32, count: usize| -> Vec<Quad> {
+            (0..count).map(|k| card(120.0 * k as f32, height)).collect()
+        };
+        assert!(CardFinder::seen_straight_down(&row(156.0, 5)));
+        // A steep view squashes cards along the table: 1.15 over 1.56.
+        assert!(!CardFinder::seen_straight_down(&row(115.0, 5)));
+        // Too few cards to tell.
+        assert!(!CardFinder::seen_straight_down(&row(156.0, 4)));
+    }
 
     /// A dark table with white paper polygons on it.
     fn table(polygons: &[&[(i32, i32)]]) -> RgbImage {
