@@ -178,9 +178,7 @@ impl CardFinder {
     /// cost.
     pub fn seen_straight_down(cards: &[Quad]) -> bool {
         let aspects = cards.iter().map(Quad::aspect).collect();
-        cards.len() >= STEEP_VIEW_SUPPORT
-            && median(aspects)
-                .is_some_and(|aspect| (aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT)
+        cards.len() >= STEEP_VIEW_SUPPORT && median(aspects).is_some_and(card_shaped)
     }
 
     /// How flat the symbols of `image` lie, at the finder's working size:
@@ -790,8 +788,14 @@ fn within_symbol_card(quad: &Quad, symbol_cards: &[Found]) -> bool {
 /// cards to tell counts as upright).
 fn seen_upright(typical: &Typical) -> bool {
     typical.support < STEEP_VIEW_SUPPORT
-        || (typical.aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
+        || card_shaped(typical.aspect)
         || typical.depth_spread() < STEEP_VIEW_DEPTH
+}
+
+/// Whether a long over short side of `aspect` is a card's, seen about
+/// straight down ([`STEEP_VIEW_ASPECT`]).
+fn card_shaped(aspect: f32) -> bool {
+    (aspect / CARD_ASPECT - 1.0).abs() <= STEEP_VIEW_ASPECT
 }
 
 /// How far the middle of the symbols within `quad` lies from its centre,

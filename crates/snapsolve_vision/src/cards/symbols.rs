@@ -90,9 +90,9 @@ const TURNED_SHOWS_MORE: f32 = 1.25;
 /// ones, that much more sparsely, so a fit costs no more per distance tried
 /// than around a symbol this size. The distances stay a pixel apart and the
 /// sides found are refined at full density (sought more coarsely too, two
-/// cards filling the frame of 96 were lost). A blob of a toy 230 pixels
-/// long cost 25 ms to fit on the bench's frame with no card, a fifth of it
-/// (docs/evaluation.md, session 30).
+/// cards filling the frame of 96 were lost). A blob 234 pixels long cost
+/// 25 ms to fit on the bench's frame with no card, a fifth of the frame
+/// (BENCHMARKS.md, session 30).
 const FINEST_HALF_LENGTH: f32 = 40.0;
 /// A side shows where it steps (or is a seam darker) by this many levels
 /// on average, in its strongest channel.
