@@ -146,9 +146,17 @@ impl CardFinder {
     /// around its symbols, upright rectangles of a card's proportions, do
     /// not fit squashed cards; stretched upright, they do. The second
     /// edition's rectangles lie flat in any view, and the checks of a cloth
-    /// stretched pass for cards: the caller asks this only where the
-    /// picture read no card at all, and names what it finds.
-    pub fn find_each_size_stretched(&self, image: &RgbImage, most: usize) -> Vec<Vec<Quad>> {
+    /// stretched pass for cards: the caller asks this only where the cards
+    /// read are not seen straight down ([`CardFinder::seen_straight_down`]),
+    /// and names what it finds. `further` stretches the picture that many
+    /// times more than its symbols say (1 for as much as they say; the
+    /// greatest stretch grows with it).
+    pub fn find_each_size_stretched(
+        &self,
+        image: &RgbImage,
+        most: usize,
+        further: f32,
+    ) -> Vec<Vec<Quad>> {
         let factor = shrink_factor(image.width(), image.height(), self.work_side);
         let small = shrink_by(image, factor);
         let Some(flatness) = flatness_at_work_size(&small) else {
@@ -157,7 +165,7 @@ impl CardFinder {
         if flatness < FLAT_SYMBOLS {
             return Vec::new();
         }
-        let stretch = (flatness / UPRIGHT_SYMBOLS).clamp(1.0, MAX_STRETCH);
+        let stretch = (further * flatness / UPRIGHT_SYMBOLS).clamp(1.0, further * MAX_STRETCH);
         let height = (small.height() as f32 * stretch).round() as u32;
         let tall = crate::resample::resize_triangle(&small, small.width(), height);
         let mut readings = self.find_in_work_image(&tall, most);
