@@ -237,8 +237,7 @@ pub fn read_table_with(
             }
         }
     }
-    let quads: Vec<Quad> = named.cards.iter().map(|(quad, _)| *quad).collect();
-    if !CardFinder::seen_straight_down(&quads) {
+    if !CardFinder::seen_straight_down(&named.quads()) {
         read_stretched(photo, classifier, &mut named);
     }
     if named.cards.is_empty() {
@@ -282,6 +281,11 @@ struct NamedCandidates {
 }
 
 impl NamedCandidates {
+    /// The outlines of the cards.
+    fn quads(&self) -> Vec<Quad> {
+        self.cards.iter().map(|(quad, _)| *quad).collect()
+    }
+
     /// How many more of the candidates are cards than not (negative where
     /// fewer are).
     fn margin(&self) -> isize {
@@ -499,7 +503,7 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
     let mut tried: Vec<Quad> = Vec::new();
     let mut edges: Option<EdgeCopy> = None;
     for _ in 0..BESIDE_ROUNDS {
-        let cards: Vec<Quad> = named.cards.iter().map(|(quad, _)| *quad).collect();
+        let cards = named.quads();
         let mut guesses = guesses_beside(&photo.image, &cards, &tried);
         if tried.is_empty() {
             // Cards fitted around their own faint symbols are placed better
