@@ -51,6 +51,7 @@ pub mod refine;
 mod seams;
 mod symbols;
 mod typical;
+mod zoom;
 
 use image::{GrayImage, Luma, RgbImage};
 use imageproc::geometry::contour_area;

@@ -2,7 +2,8 @@
 //! on a white desk, light wood, clutter and no card, one card close up, 21
 //! cards touching, a steep angle, a dim warm room, cards among lookalikes,
 //! one card alone on white, a few cards on a cluttered white desk, nine or
-//! twelve cards on a busy surface, one card filling an upright frame),
+//! twelve cards on a busy surface, one card filling an upright frame, twelve
+//! cards across the room from a webcam),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -53,11 +54,14 @@ pub enum Condition {
     /// One card photographed up close with a phone held upright: the card
     /// fills 80-95% of a portrait frame's height, on a table or a white desk.
     FillingTheFrame,
+    /// Twelve cards seen from across the room in a webcam's 960x720 frame:
+    /// cards about 40 pixels wide.
+    FarAway,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 12] = [
+    pub const ALL: [Condition; 13] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -70,6 +74,7 @@ impl Condition {
         Condition::WhiteDeskClutter,
         Condition::BusySurface,
         Condition::FillingTheFrame,
+        Condition::FarAway,
     ];
 
     /// Short name for reports and `--only`.
@@ -87,6 +92,7 @@ impl Condition {
             Condition::WhiteDeskClutter => "white-desk-clutter",
             Condition::BusySurface => "busy-surface",
             Condition::FillingTheFrame => "filling-the-frame",
+            Condition::FarAway => "far-away",
         }
     }
 
@@ -151,6 +157,10 @@ impl Condition {
                 // Every surface meets both editions and both counts.
                 spec.surface = Surface::BUSY[(index / 4 + index) % 4];
                 spec.clutter = 0;
+            }
+            Condition::FarAway => {
+                (spec.width, spec.height) = (960, 720);
+                spec.fill = 0.3;
             }
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);

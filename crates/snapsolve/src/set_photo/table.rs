@@ -237,6 +237,7 @@ pub fn read_table_with(
             }
         }
     }
+    read_closer(photo, classifier, &mut named);
     if !CardFinder::seen_straight_down(&named.quads()) {
         read_stretched(photo, classifier, &mut named);
     }
@@ -410,6 +411,33 @@ fn shaped_like_cards(photo: &Photo, quads: Vec<Quad>) -> (Vec<Quad>, Vec<Quad>) 
         .filter(|q| q.area() >= smallest && finder.four_sided_like_a_card(q))
         .collect();
     split_cut_off(quads, width, height)
+}
+
+/// Where the cards read came out small in the finder's working copy, the
+/// part of the picture around them is read again enlarged
+/// ([`CardFinder::find_each_size_closer`]); its first reading whose
+/// candidates are mostly cards replaces `named` where it names at least as
+/// many cards, with outlines read at the finer scale. Stress tables 400-447
+/// and 448-495, every condition: 75 and 69 more cards outlined right (white
+/// on white, a white desk with clutter, busy surfaces: the finder halves
+/// their 1280-pixel pictures), 15 more and as many named; twelve cards
+/// across the room in a 960x720 frame (`far-away`, 400-447): 536 → 555
+/// right, 560 → 570 named (docs/evaluation.md, session 31).
+fn read_closer(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
+    let Some(readings) =
+        CardFinder::default().find_each_size_closer(&photo.image, &named.quads(), CARD_SIZES_TRIED)
+    else {
+        return;
+    };
+    let closer = readings
+        .into_iter()
+        .map(|quads| name_candidates(photo, classifier, quads, &[]))
+        .find(NamedCandidates::mostly_cards);
+    if let Some(closer) = closer
+        && closer.cards.len() >= named.cards.len()
+    {
+        *named = closer;
+    }
 }
 
 /// The readings of the picture stretched upright where its symbols lie flat
