@@ -4,9 +4,10 @@
 //! exactly the SETs of the true cards. No data folder needed.
 
 use snapsolve::images::Limits;
+use snapsolve::set_photo::draw_answer;
 use snapsolve::set_photo::example::seeded_cards;
 use snapsolve::set_photo::stress::{StressScore, score_table};
-use snapsolve::set_photo::table::{decode_table_photo, draw_answer, read_table};
+use snapsolve::set_photo::table::{decode_table_photo, read_table};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;

@@ -7,6 +7,7 @@ pub mod distort;
 pub mod eval;
 pub mod example;
 pub mod features;
+pub mod picture;
 pub mod steady;
 pub mod stress;
 pub mod table;
@@ -18,7 +19,8 @@ use snapsolve_vision::{DecodeError, Limits, read_image};
 
 pub use classify::{CardClassifier, CardReading};
 pub use features::FeaturesClassifier;
-pub use table::{TableReading, decode_table_photo, draw_answer, read_table, read_table_photo};
+pub use picture::draw_answer;
+pub use table::{TableReading, decode_table_photo, read_table, read_table_photo};
 
 /// Reads a picture of one card filling the frame and brings it to the
 /// canonical upright crop classifiers take (turned a quarter if landscape).

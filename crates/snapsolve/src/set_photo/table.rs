@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
 use snapsolve_vision::cards::cores::missed_by_finder;
@@ -14,7 +14,6 @@ use snapsolve_vision::cards::neighbours::guesses_beside;
 use snapsolve_vision::cards::refine::EdgeCopy;
 use snapsolve_vision::cards::sort_in_reading_order_by;
 use snapsolve_vision::crop::card_crop;
-use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
 use snapsolve_vision::{
     CardFinder, DecodeError, Limits, Photo, Quad, decode_photo_reduced, read_bytes,
 };
@@ -814,95 +813,10 @@ pub fn assemble_reading(
     }
 }
 
-/// Distinct colours for SETs, chosen to stay apart for common colour blindness
-/// (Okabe–Ito palette); SETs also carry numbers, so colour is never the only cue.
-const SET_COLOURS: [[u8; 3]; 8] = [
-    [230, 159, 0],
-    [86, 180, 233],
-    [0, 158, 115],
-    [240, 228, 66],
-    [0, 114, 178],
-    [213, 94, 0],
-    [204, 121, 167],
-    [255, 255, 255],
-];
-
-/// Draws the answer onto the upright photo: each of the first `max_sets` SETs
-/// outlined in its own colour (a card in several SETs gets nested outlines) with
-/// its number beside every card, each card's name small, and "no SET" when there is none.
-pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize) {
-    let scale = image.width().max(image.height()) as f32 / 1000.0;
-    let thickness = (4.0 * scale).max(2.0);
-    let mut rings = vec![0usize; reading.cards.len()];
-    for (number, set) in reading.sets.iter().take(max_sets).enumerate() {
-        let colour = Rgb(SET_COLOURS[number % SET_COLOURS.len()]);
-        for &i in set {
-            let grow = thickness * (1.6 * rings[i] as f32 + 0.5);
-            let quad = reading.cards[i].upright.expanded(grow);
-            draw_quad_outline_mut(image, &quad, thickness, colour);
-            let label = format!("{}", number + 1);
-            let corner = quad.corners[0];
-            let offset = rings[i] as f32 * 2.2 * thickness * 4.0;
-            draw_label_mut(
-                image,
-                &label,
-                (corner[0] + offset) as i32,
-                (corner[1] - 22.0 * scale) as i32,
-                18.0 * scale,
-                colour,
-            );
-            rings[i] += 1;
-        }
-    }
-    for card in &reading.cards {
-        let name = card.card.to_string();
-        let height = 12.0 * scale;
-        let (w, _) = label_size(&name, height);
-        let centre = card.upright.centre();
-        let bottom = card.upright.corners[2][1].max(card.upright.corners[3][1]);
-        let y = bottom.min(centre[1] + 0.35 * (bottom - centre[1]));
-        draw_label_mut(
-            image,
-            &name,
-            (centre[0] - w as f32 / 2.0) as i32,
-            y as i32,
-            height,
-            Rgb([255, 255, 255]),
-        );
-    }
-    for partial in &reading.partial {
-        let grey = Rgb([160, 160, 160]);
-        draw_quad_outline_mut(image, &partial.upright, (thickness / 2.0).max(1.0), grey);
-        let centre = partial.upright.centre();
-        draw_label_mut(
-            image,
-            "cut off",
-            centre[0] as i32,
-            centre[1] as i32,
-            12.0 * scale,
-            grey,
-        );
-    }
-    if reading.sets.is_empty() {
-        let text = if reading.cards.is_empty() {
-            "no cards found"
-        } else {
-            "no SET"
-        };
-        draw_label_mut(
-            image,
-            text,
-            (20.0 * scale) as i32,
-            (20.0 * scale) as i32,
-            48.0 * scale,
-            Rgb([255, 80, 80]),
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Rgb;
 
     /// A portrait card of `w` x `1.56 w` with its top-left corner at (x, y).
     fn card(x: f32, y: f32, w: f32) -> Quad {

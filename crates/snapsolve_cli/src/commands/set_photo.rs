@@ -6,11 +6,10 @@ use clap::Args;
 use serde_json::json;
 use snapsolve::images::{Limits, Photo, read_image};
 use snapsolve::set_photo::example::{EXAMPLE_SEED, example_photo};
-use snapsolve::set_photo::table::{
-    Finders, TableReading, draw_answer, read_table_photo, read_table_with,
-};
+use snapsolve::set_photo::table::{Finders, TableReading, read_table_photo, read_table_with};
 use snapsolve::set_photo::{
-    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture,
+    CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, draw_answer,
+    name_card_picture,
 };
 
 use crate::error::{CliError, CliResult};

@@ -1,0 +1,178 @@
+//! The answer drawn onto a photo of a table: each SET outlined in its own
+//! colour and numbered, each card's name on it, cards cut off by the frame in
+//! grey, and "no SET" or "no cards found" when that is the answer.
+
+use image::{Rgb, RgbImage};
+use snapsolve_vision::Quad;
+use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
+
+use super::table::TableReading;
+
+/// A name may be this much wider than its card: a little wider still reads as
+/// the card's, much wider runs over its neighbours.
+const NAME_OVERHANG: f32 = 1.15;
+/// Names are not drawn smaller than this many pixels tall (the font's digits
+/// and letters blur together below it).
+const SMALLEST_NAME: f32 = 8.0;
+
+/// The lines a card's name (`2-red-striped-oval`) is drawn in on a card
+/// `card_width` pixels wide, and how tall: on one line `height` pixels tall
+/// where it fits, else on two ("2 red" over "striped oval"), as tall as fits
+/// (at most `height`; under [`SMALLEST_NAME`] on cards a webcam sees across
+/// the room, which then go unnamed on the picture, as the text and JSON
+/// output still name them).
+fn name_lines(name: &str, card_width: f32, height: f32) -> (Vec<String>, f32) {
+    let room = NAME_OVERHANG * card_width;
+    let width = |line: &str, height: f32| label_size(line, height).0 as f32;
+    if width(name, height) <= room {
+        return (vec![name.to_string()], height);
+    }
+    let words: Vec<&str> = name.split('-').collect();
+    let (first, second) = words.split_at(words.len().min(2));
+    let lines = vec![first.join(" "), second.join(" ")];
+    let widest = lines
+        .iter()
+        .map(|l| width(l, height))
+        .fold(0.0f32, f32::max);
+    let fitted = if widest <= room {
+        height
+    } else {
+        height * room / widest
+    };
+    (lines, fitted)
+}
+
+/// The shorter side of a card's outline.
+fn width_of(card: &Quad) -> f32 {
+    card.side_lengths()
+        .into_iter()
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// A card's name drawn on its lower half, centred, at most `height` pixels
+/// tall and about as wide as the card ([`name_lines`]).
+fn draw_name(image: &mut RgbImage, name: &str, card: &Quad, height: f32) {
+    let (lines, height) = name_lines(name, width_of(card), height);
+    let centre = card.centre();
+    let bottom = card.corners[2][1].max(card.corners[3][1]);
+    let mut y = bottom.min(centre[1] + 0.35 * (bottom - centre[1]));
+    for line in &lines {
+        let (w, h) = label_size(line, height);
+        draw_label_mut(
+            image,
+            line,
+            (centre[0] - w as f32 / 2.0) as i32,
+            y as i32,
+            height,
+            Rgb([255, 255, 255]),
+        );
+        y += h as f32 + height / 3.0;
+    }
+}
+
+/// Distinct colours for SETs, chosen to stay apart for common colour blindness
+/// (Okabe–Ito palette); SETs also carry numbers, so colour is never the only cue.
+const SET_COLOURS: [[u8; 3]; 8] = [
+    [230, 159, 0],
+    [86, 180, 233],
+    [0, 158, 115],
+    [240, 228, 66],
+    [0, 114, 178],
+    [213, 94, 0],
+    [204, 121, 167],
+    [255, 255, 255],
+];
+
+/// Draws the answer onto the upright photo: each of the first `max_sets` SETs
+/// outlined in its own colour (a card in several SETs gets nested outlines) with
+/// its number beside every card, each card's name small, and "no SET" when there is none.
+pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize) {
+    let scale = image.width().max(image.height()) as f32 / 1000.0;
+    let thickness = (4.0 * scale).max(2.0);
+    let mut rings = vec![0usize; reading.cards.len()];
+    for (number, set) in reading.sets.iter().take(max_sets).enumerate() {
+        let colour = Rgb(SET_COLOURS[number % SET_COLOURS.len()]);
+        for &i in set {
+            let grow = thickness * (1.6 * rings[i] as f32 + 0.5);
+            let quad = reading.cards[i].upright.expanded(grow);
+            draw_quad_outline_mut(image, &quad, thickness, colour);
+            let label = format!("{}", number + 1);
+            let corner = quad.corners[0];
+            let offset = rings[i] as f32 * 2.2 * thickness * 4.0;
+            draw_label_mut(
+                image,
+                &label,
+                (corner[0] + offset) as i32,
+                (corner[1] - 22.0 * scale) as i32,
+                18.0 * scale,
+                colour,
+            );
+            rings[i] += 1;
+        }
+    }
+    let names: Vec<(String, &Quad)> = reading
+        .cards
+        .iter()
+        .map(|card| (card.card.to_string(), &card.upright))
+        .collect();
+    // One size for every name on the table, so that none stands out; none at
+    // all where some card holds no legible name.
+    let height = names
+        .iter()
+        .map(|(name, card)| name_lines(name, width_of(card), 12.0 * scale).1)
+        .fold(12.0 * scale, f32::min);
+    if height >= SMALLEST_NAME {
+        for (name, card) in &names {
+            draw_name(image, name, card, height);
+        }
+    }
+    for partial in &reading.partial {
+        let grey = Rgb([160, 160, 160]);
+        draw_quad_outline_mut(image, &partial.upright, (thickness / 2.0).max(1.0), grey);
+        let centre = partial.upright.centre();
+        draw_label_mut(
+            image,
+            "cut off",
+            centre[0] as i32,
+            centre[1] as i32,
+            12.0 * scale,
+            grey,
+        );
+    }
+    if reading.sets.is_empty() {
+        let text = if reading.cards.is_empty() {
+            "no cards found"
+        } else {
+            "no SET"
+        };
+        draw_label_mut(
+            image,
+            text,
+            (20.0 * scale) as i32,
+            (20.0 * scale) as i32,
+            48.0 * scale,
+            Rgb([255, 80, 80]),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_fits_its_card_on_one_line_or_two_or_is_too_small_to_read() {
+        let name = "3-purple-striped-squiggle";
+        let (lines, height) = name_lines(name, 400.0, 12.0);
+        assert_eq!((lines, height), (vec![name.to_string()], 12.0));
+        // A card 60 pixels wide: two lines, each no wider than the card allows.
+        let (lines, height) = name_lines(name, 60.0, 12.0);
+        assert_eq!(lines, ["3 purple", "striped squiggle"]);
+        assert!(height >= SMALLEST_NAME && height <= 12.0);
+        for line in &lines {
+            assert!(label_size(line, height).0 as f32 <= NAME_OVERHANG * 60.0 + 1.0);
+        }
+        // A card of 20 pixels holds no legible name.
+        assert!(name_lines(name, 20.0, 12.0).1 < SMALLEST_NAME);
+    }
+}
