@@ -7,7 +7,10 @@
 //!   (960x720, 12 cards) encoded once as a quality-90 JPEG;
 //! - `no_cards_960x720`: a frame with no card in it, as the live page sees
 //!   whenever the camera looks away from the table: clutter table 800 of the
-//!   stress suite (toys, paper, playing cards), rendered at 960x720.
+//!   stress suite (toys, paper, playing cards), rendered at 960x720;
+//! - `far_away_960x720`: twelve cards about 45 pixels wide, a table seen
+//!   from across the room (far-away table 400 of the stress suite), where
+//!   the reader takes a closer look at the cards.
 //!
 //! Without the shared data, rendered tables of the same sizes stand in
 //! (`snapsolve_synth::render_table`, fixed seed) and a message says so.
@@ -33,7 +36,12 @@ use snapsolve_nn::set_cards::Config;
 use snapsolve_set::Card;
 use snapsolve_vision::{CardFinder, decode_photo};
 
-const INPUTS: [&str; 3] = ["phone_12mp", "webcam_960x720", "no_cards_960x720"];
+const INPUTS: [&str; 4] = [
+    "phone_12mp",
+    "webcam_960x720",
+    "no_cards_960x720",
+    "far_away_960x720",
+];
 
 fn main() {
     divan::main();
@@ -59,11 +67,17 @@ fn input(name: &str) -> &'static [u8] {
     static PHONE: OnceLock<Vec<u8>> = OnceLock::new();
     static WEBCAM: OnceLock<Vec<u8>> = OnceLock::new();
     static NO_CARDS: OnceLock<Vec<u8>> = OnceLock::new();
+    static FAR_AWAY: OnceLock<Vec<u8>> = OnceLock::new();
     if name == "no_cards_960x720" {
         return NO_CARDS.get_or_init(|| {
             let mut spec = Condition::ClutterNoCards.spec(800);
             (spec.width, spec.height) = (960, 720);
             jpeg(&snapsolve_synth::render_table(&spec).image)
+        });
+    }
+    if name == "far_away_960x720" {
+        return FAR_AWAY.get_or_init(|| {
+            jpeg(&snapsolve_synth::render_table(&Condition::FarAway.spec(400)).image)
         });
     }
     let data = snapsolve::data::shared_data_dir();
