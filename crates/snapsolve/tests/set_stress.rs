@@ -60,6 +60,9 @@ fn floor(condition: Condition) -> Floor {
         // New in session 31 with the closer look at small cards: 69 / 71 of
         // 72 here (without it, 400-447 read 536 / 560 of 576, now 555 / 570).
         Condition::FarAway => (0.94, 0.97, 0),
+        // New in session 31: a phone moving over the table, every point
+        // streaked by 4-15% of a card's width. 69 / 69 of 72 here.
+        Condition::MovingPhone => (0.9, 0.9, 0),
     };
     Floor {
         right,

@@ -1,5 +1,5 @@
 //! What a phone or webcam does to a flat scene: uneven and coloured light,
-//! glare, defocus, sensor noise and JPEG compression; shadows cast across the
+//! glare, defocus, a moving hand's streaks, sensor noise and JPEG compression; shadows cast across the
 //! scene; plus the backgrounds the cards lie on (cloth, wood, light tables) and
 //! clutter that is not a card.
 
@@ -18,6 +18,9 @@ pub struct Camera {
     pub glare: Option<([f32; 2], f32, f32)>,
     /// Gaussian blur sigma in pixels (0 = sharp).
     pub blur: f32,
+    /// The streak a point leaves while the shutter is open, in pixels (x, y):
+    /// a phone moving in the hand. `None` for a camera held still.
+    pub motion: Option<[f32; 2]>,
     /// Standard deviation of per-pixel noise, in 0..255 units.
     pub noise: f32,
     /// JPEG quality, if the picture is compressed.
@@ -55,6 +58,7 @@ impl Camera {
             gradient,
             glare,
             blur,
+            motion: None,
             noise: rng.random_range(0.0..10.0),
             jpeg_quality: rng.random_bool(0.6).then(|| rng.random_range(35..95)),
         }
@@ -74,13 +78,28 @@ impl Camera {
             gradient: [rng.random_range(-0.4..0.4), rng.random_range(-0.4..0.4)],
             glare: None,
             blur: rng.random_range(0.3..1.0) * scale,
+            motion: None,
             noise: rng.random_range(6.0..12.0),
             jpeg_quality: Some(rng.random_range(60..85)),
         }
     }
 
+    /// [`Camera::random`]'s situation taken by a hand that moves: a streak
+    /// 4-15% of a card's width long (`scale` as there), in any direction, as
+    /// the live page's frames show while the phone is carried over the table.
+    pub fn moving(rng: &mut StdRng, scale: f32) -> Camera {
+        let mut camera = Camera::random(rng, scale);
+        let length = rng.random_range(0.04..0.15f32) * 96.0 * scale;
+        let angle = rng.random_range(0.0..std::f32::consts::PI);
+        camera.motion = Some([length * angle.cos(), length * angle.sin()]);
+        camera
+    }
+
     /// Photographs `scene` in place.
     pub fn apply(&self, scene: &mut RgbImage, rng: &mut StdRng) {
+        if let Some(streak) = self.motion {
+            *scene = streaked(scene, streak);
+        }
         if self.blur > 0.3 {
             *scene = imageproc::filter::gaussian_blur_f32(scene, self.blur);
         }
@@ -168,6 +187,35 @@ impl CastShadow {
             }
         }
     }
+}
+
+/// `scene` as a camera moving by `streak` pixels while its shutter is open
+/// sees it: each pixel the mean of the scene along the streak centred on it
+/// (a sample a pixel apart, edges clamped).
+fn streaked(scene: &RgbImage, streak: [f32; 2]) -> RgbImage {
+    let steps = streak[0].hypot(streak[1]).ceil().max(1.0) as usize;
+    let offsets: Vec<(i64, i64)> = (0..=steps)
+        .map(|k| {
+            let t = k as f32 / steps as f32 - 0.5;
+            (
+                (t * streak[0]).round() as i64,
+                (t * streak[1]).round() as i64,
+            )
+        })
+        .collect();
+    let (w, h) = (i64::from(scene.width()), i64::from(scene.height()));
+    RgbImage::from_fn(scene.width(), scene.height(), |x, y| {
+        let mut sum = [0u32; 3];
+        for &(dx, dy) in &offsets {
+            let sx = (i64::from(x) + dx).clamp(0, w - 1) as u32;
+            let sy = (i64::from(y) + dy).clamp(0, h - 1) as u32;
+            for (s, v) in sum.iter_mut().zip(scene.get_pixel(sx, sy).0) {
+                *s += u32::from(v);
+            }
+        }
+        let n = offsets.len() as u32;
+        Rgb(sum.map(|s| ((s + n / 2) / n) as u8))
+    })
 }
 
 /// Compresses and decodes again, leaving JPEG's block and ringing artefacts.
@@ -273,6 +321,23 @@ pub fn draw_clutter(img: &mut RgbImage, count: usize, rng: &mut StdRng) {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    #[test]
+    fn a_moving_camera_streaks_a_point_along_its_motion_only() {
+        let mut scene = RgbImage::new(21, 21);
+        scene.put_pixel(10, 10, Rgb([250, 250, 250]));
+        let out = streaked(&scene, [8.0, 0.0]);
+        // Nine samples a pixel apart: the point is spread over x = 6..=14 of
+        // its own row, a ninth as bright, and nowhere else.
+        for x in 0..21 {
+            let want = if (6..=14).contains(&x) { 28 } else { 0 };
+            assert_eq!(out.get_pixel(x, 10).0, [want; 3], "x = {x}");
+            assert_eq!(out.get_pixel(x, 9).0, [0; 3]);
+        }
+        let camera = Camera::moving(&mut StdRng::seed_from_u64(3), 1.0);
+        let [dx, dy] = camera.motion.expect("a moving camera has a streak");
+        assert!((3.0..=15.0).contains(&dx.hypot(dy)), "{dx} {dy}");
+    }
 
     #[test]
     fn cast_shadows_darken_part_of_the_picture_with_a_soft_cool_edge() {

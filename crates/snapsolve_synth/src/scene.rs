@@ -185,6 +185,9 @@ pub enum Lighting {
     Random,
     /// A dim room under warm light: underexposed, orange, noisy.
     DimWarm,
+    /// Any of [`Camera::random`]'s situations, with the camera moving
+    /// ([`Camera::moving`]).
+    Moving,
 }
 
 impl TableSpec {
@@ -299,6 +302,7 @@ pub fn render_table(spec: &TableSpec) -> Table {
         let camera = match spec.lighting {
             Lighting::Random => Camera::random(&mut rng, scale),
             Lighting::DimWarm => Camera::dim_warm(&mut rng, scale),
+            Lighting::Moving => Camera::moving(&mut rng, scale),
         };
         camera.apply(&mut image, &mut rng);
     }

@@ -92,6 +92,7 @@ fn light(image: &mut image::RgbImage, gains: [f32; 3], jpeg_quality: Option<u8>)
         gradient: [0.0; 2],
         glare: None,
         blur: 0.0,
+        motion: None,
         noise: 0.0,
         jpeg_quality,
     };

@@ -3,7 +3,7 @@
 //! cards touching, a steep angle, a dim warm room, cards among lookalikes,
 //! one card alone on white, a few cards on a cluttered white desk, nine or
 //! twelve cards on a busy surface, one card filling an upright frame, twelve
-//! cards across the room from a webcam),
+//! cards across the room from a webcam, twelve from a phone moving over them),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -57,11 +57,14 @@ pub enum Condition {
     /// Twelve cards seen from across the room in a webcam's 960x720 frame:
     /// cards about 40 pixels wide.
     FarAway,
+    /// Twelve cards in a 960x720 frame from a phone moving over the table:
+    /// every point streaked by 4-15% of a card's width.
+    MovingPhone,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 13] = [
+    pub const ALL: [Condition; 14] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -75,6 +78,7 @@ impl Condition {
         Condition::BusySurface,
         Condition::FillingTheFrame,
         Condition::FarAway,
+        Condition::MovingPhone,
     ];
 
     /// Short name for reports and `--only`.
@@ -93,6 +97,7 @@ impl Condition {
             Condition::BusySurface => "busy-surface",
             Condition::FillingTheFrame => "filling-the-frame",
             Condition::FarAway => "far-away",
+            Condition::MovingPhone => "moving-phone",
         }
     }
 
@@ -161,6 +166,10 @@ impl Condition {
             Condition::FarAway => {
                 (spec.width, spec.height) = (960, 720);
                 spec.fill = 0.3;
+            }
+            Condition::MovingPhone => {
+                (spec.width, spec.height) = (960, 720);
+                spec.lighting = Lighting::Moving;
             }
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
