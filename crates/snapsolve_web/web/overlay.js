@@ -106,17 +106,44 @@ function mark(ctx, quad, text, colour, cardSize) {
   ctx.fillText(text, cx, cy);
 }
 
+// A card's name on its lower half: on one line where it fits the card (a
+// little wider reads as the card's), else on two ("3 purple" over "striped
+// squiggle"), shrunk to fit, never under 9 pixels (the player asked for
+// names, so they stay, if crowded).
 function label(ctx, quad, text, cardSize) {
   const [cx, cy] = centre(quad);
-  const px = Math.max(10, Math.round(cardSize * 0.085));
-  ctx.font = `600 ${px}px system-ui, sans-serif`;
+  const room = 1.15 * shorterSide(quad);
+  let px = Math.max(10, Math.round(cardSize * 0.085));
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
-  const w = ctx.measureText(text).width + px * 0.6;
+  const setFont = () => (ctx.font = `600 ${px}px system-ui, sans-serif`);
+  setFont();
+  let lines = [text];
+  if (ctx.measureText(text).width > room) {
+    const words = text.split("-");
+    lines = [words.slice(0, 2).join(" "), words.slice(2).join(" ")];
+    const widest = Math.max(...lines.map((l) => ctx.measureText(l).width));
+    if (widest > room) {
+      px = Math.max(9, Math.floor((px * room) / widest));
+      setFont();
+    }
+  }
+  const step = px * 1.25;
+  const top = cy + cardSize * 0.22 - ((lines.length - 1) * step) / 2;
+  const w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + px * 0.6;
   ctx.fillStyle = "rgba(0,0,0,0.72)";
-  ctx.fillRect(cx - w / 2, cy + cardSize * 0.22 - px * 0.7, w, px * 1.4);
+  ctx.fillRect(cx - w / 2, top - px * 0.7, w, px * 1.4 + (lines.length - 1) * step);
   ctx.fillStyle = "#fff";
-  ctx.fillText(text, cx, cy + cardSize * 0.22);
+  lines.forEach((line, k) => ctx.fillText(line, cx, top + k * step));
+}
+
+// The shorter of a quadrilateral's two pairs of opposite sides, on average.
+function shorterSide(quad) {
+  const side = (i) => {
+    const [x0, y0] = quad[i], [x1, y1] = quad[(i + 1) % 4];
+    return Math.hypot(x1 - x0, y1 - y0);
+  };
+  return Math.min((side(0) + side(2)) / 2, (side(1) + side(3)) / 2);
 }
 
 // Pixels of one cell on the digit sheet.
