@@ -125,6 +125,12 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
         for (name, card) in &names {
             draw_name(image, name, card, height);
         }
+    } else {
+        // Too small to name: each card read is still marked, thinly.
+        for (_, card) in &names {
+            let thin = (thickness / 2.0).max(1.0);
+            draw_quad_outline_mut(image, card, thin, Rgb([255, 255, 255]));
+        }
     }
     for partial in &reading.partial {
         let grey = Rgb([160, 160, 160]);

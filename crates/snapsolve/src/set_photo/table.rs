@@ -412,6 +412,12 @@ fn shaped_like_cards(photo: &Photo, quads: Vec<Quad>) -> (Vec<Quad>, Vec<Quad>) 
     split_cut_off(quads, width, height)
 }
 
+/// The closer look is taken where at least this many cards were read: a lone
+/// small "card" is a cell of a printed grid more often than a card (a red
+/// digit's cell of a 640x480 sudoku photo, looked at closer, read as a card
+/// at 0.95; card-free training photos, session 31).
+const CLOSER_LOOK_CARDS: usize = 2;
+
 /// Where the cards read came out small in the finder's working copy, the
 /// part of the picture around them is read again enlarged
 /// ([`CardFinder::find_each_size_closer`]); its first reading whose
@@ -423,6 +429,9 @@ fn shaped_like_cards(photo: &Photo, quads: Vec<Quad>) -> (Vec<Quad>, Vec<Quad>) 
 /// across the room in a 960x720 frame (`far-away`, 400-447): 536 → 555
 /// right, 560 → 570 named (docs/evaluation.md, session 31).
 fn read_closer(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
+    if named.cards.len() < CLOSER_LOOK_CARDS {
+        return;
+    }
     let Some(readings) =
         CardFinder::default().find_each_size_closer(&photo.image, &named.quads(), CARD_SIZES_TRIED)
     else {
