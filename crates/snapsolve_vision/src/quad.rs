@@ -50,6 +50,13 @@ impl Quad {
         std::array::from_fn(|i| distance(self.corners[i], self.corners[(i + 1) % 4]))
     }
 
+    /// The shortest side: a card's width, about.
+    pub fn shortest_side(&self) -> f32 {
+        self.side_lengths()
+            .into_iter()
+            .fold(f32::INFINITY, f32::min)
+    }
+
     /// Mean of the two longer opposite sides over the mean of the two shorter ones (>= 1).
     pub fn aspect(&self) -> f32 {
         let s = self.side_lengths();

@@ -90,3 +90,12 @@ export function size(quad) {
   }
   return total / 4;
 }
+
+// The shorter of a quadrilateral's two pairs of opposite sides, on average.
+export function shorterSide(quad) {
+  const side = (i) => {
+    const [x0, y0] = quad[i], [x1, y1] = quad[(i + 1) % 4];
+    return Math.hypot(x1 - x0, y1 - y0);
+  };
+  return Math.min((side(0) + side(2)) / 2, (side(1) + side(3)) / 2);
+}

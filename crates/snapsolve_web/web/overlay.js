@@ -3,7 +3,7 @@
 // the only cue), a card in several SETs getting nested outlines, doubtful cards
 // marked. Sudoku: the missing digits drawn on a 9x9 "sheet" canvas that the
 // browser maps onto the grid through the full homography (CSS matrix3d).
-import { centre, cssMatrix3d, grown, scaleQuad, size, squareToQuad } from "./geometry.js";
+import { centre, cssMatrix3d, grown, scaleQuad, shorterSide, size, squareToQuad } from "./geometry.js";
 
 // Okabe–Ito colours (apart for the common colour blindnesses), as in the CLI's drawing.
 export const SET_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#ffffff"];
@@ -135,15 +135,6 @@ function label(ctx, quad, text, cardSize) {
   ctx.fillRect(cx - w / 2, top - px * 0.7, w, px * 1.4 + (lines.length - 1) * step);
   ctx.fillStyle = "#fff";
   lines.forEach((line, k) => ctx.fillText(line, cx, top + k * step));
-}
-
-// The shorter of a quadrilateral's two pairs of opposite sides, on average.
-function shorterSide(quad) {
-  const side = (i) => {
-    const [x0, y0] = quad[i], [x1, y1] = quad[(i + 1) % 4];
-    return Math.hypot(x1 - x0, y1 - y0);
-  };
-  return Math.min((side(0) + side(2)) / 2, (side(1) + side(3)) / 2);
 }
 
 // Pixels of one cell on the digit sheet.

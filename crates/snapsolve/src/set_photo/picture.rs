@@ -42,17 +42,10 @@ fn name_lines(name: &str, card_width: f32, height: f32) -> (Vec<String>, f32) {
     (lines, fitted)
 }
 
-/// The shorter side of a card's outline.
-fn width_of(card: &Quad) -> f32 {
-    card.side_lengths()
-        .into_iter()
-        .fold(f32::INFINITY, f32::min)
-}
-
 /// A card's name drawn on its lower half, centred, at most `height` pixels
 /// tall and about as wide as the card ([`name_lines`]).
 fn draw_name(image: &mut RgbImage, name: &str, card: &Quad, height: f32) {
-    let (lines, height) = name_lines(name, width_of(card), height);
+    let (lines, height) = name_lines(name, card.shortest_side(), height);
     let centre = card.centre();
     let bottom = card.corners[2][1].max(card.corners[3][1]);
     let mut y = bottom.min(centre[1] + 0.35 * (bottom - centre[1]));
@@ -119,7 +112,7 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
     // all where some card holds no legible name.
     let height = names
         .iter()
-        .map(|(name, card)| name_lines(name, width_of(card), 12.0 * scale).1)
+        .map(|(name, card)| name_lines(name, card.shortest_side(), 12.0 * scale).1)
         .fold(12.0 * scale, f32::min);
     if height >= SMALLEST_NAME {
         for (name, card) in &names {

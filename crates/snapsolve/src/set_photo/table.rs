@@ -412,6 +412,19 @@ fn shaped_like_cards(photo: &Photo, quads: Vec<Quad>) -> (Vec<Quad>, Vec<Quad>) 
     split_cut_off(quads, width, height)
 }
 
+/// The first of the finder's `readings` (one per card size) whose candidates,
+/// named, are mostly cards.
+fn first_mostly_cards(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    readings: Vec<Vec<Quad>>,
+) -> Option<NamedCandidates> {
+    readings
+        .into_iter()
+        .map(|quads| name_candidates(photo, classifier, quads, &[]))
+        .find(NamedCandidates::mostly_cards)
+}
+
 /// The closer look is taken where at least this many cards were read: a lone
 /// small "card" is a cell of a printed grid more often than a card (a red
 /// digit's cell of a 640x480 sudoku photo, looked at closer, read as a card
@@ -437,11 +450,7 @@ fn read_closer(photo: &Photo, classifier: &dyn CardClassifier, named: &mut Named
     else {
         return;
     };
-    let closer = readings
-        .into_iter()
-        .map(|quads| name_candidates(photo, classifier, quads, &[]))
-        .find(NamedCandidates::mostly_cards);
-    if let Some(closer) = closer
+    if let Some(closer) = first_mostly_cards(photo, classifier, readings)
         && closer.cards.len() >= named.cards.len()
     {
         *named = closer;
@@ -461,11 +470,9 @@ fn read_closer(photo: &Photo, classifier: &dyn CardClassifier, named: &mut Named
 /// are seen straight down.
 fn read_stretched(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
     let mostly_cards = |further: f32| {
-        CardFinder::default()
-            .find_each_size_stretched(&photo.image, CARD_SIZES_TRIED, further)
-            .into_iter()
-            .map(|quads| name_candidates(photo, classifier, quads, &[]))
-            .find(NamedCandidates::mostly_cards)
+        let readings =
+            CardFinder::default().find_each_size_stretched(&photo.image, CARD_SIZES_TRIED, further);
+        first_mostly_cards(photo, classifier, readings)
     };
     let Some(mut stretched) = mostly_cards(1.0) else {
         return;

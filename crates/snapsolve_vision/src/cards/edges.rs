@@ -29,7 +29,7 @@ const WEAKEST: usize = 1;
 /// runs partly through the table or a bright patch gives few or none.
 pub(super) fn edge_contrast(white: &GrayImage, quad: &Quad) -> f32 {
     let centre = quad.centre();
-    let shorter = quad.side_lengths().into_iter().fold(f32::MAX, f32::min);
+    let shorter = quad.shortest_side();
     let offset = (OFFSET * shorter).max(MIN_OFFSET);
     (0..4)
         .map(|i| {

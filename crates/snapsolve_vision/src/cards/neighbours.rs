@@ -209,7 +209,7 @@ pub(super) fn paper_level(image: &RgbImage, quad: &Quad) -> f32 {
 }
 
 fn same_place(a: &Quad, b: &Quad) -> bool {
-    let shorter = a.side_lengths().into_iter().fold(f32::INFINITY, f32::min);
+    let shorter = a.shortest_side();
     let d = sub(a.centre(), b.centre());
     d[0].hypot(d[1]) < SAME_PLACE * shorter
 }

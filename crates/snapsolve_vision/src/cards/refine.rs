@@ -43,11 +43,7 @@ impl EdgeCopy {
             .iter()
             .map(|quad| {
                 let small = quad.map(|[x, y]| [x / scale, y / scale]);
-                let shorter = small
-                    .side_lengths()
-                    .into_iter()
-                    .fold(f32::INFINITY, f32::min);
-                refine_to_edges(&self.grey, &small, (reach * shorter).max(1.0))
+                refine_to_edges(&self.grey, &small, (reach * small.shortest_side()).max(1.0))
                     .map(|[x, y]| [x * scale, y * scale])
             })
             .collect()

@@ -345,7 +345,7 @@ fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Qu
     // A card filling the frame reaches its edges: its paper stops short of
     // the outline's corners, which may lie a little beyond the picture.
     // (`clear`: pixels a corner keeps from the edge; beyond it where negative.)
-    let shorter = quad.side_lengths().into_iter().fold(f32::MAX, f32::min);
+    let shorter = quad.shortest_side();
     let clear = 1.0 - ROUNDED_CORNER_REACH * shorter;
     let (right, bottom) = (image.width() as f32 - 1.0, image.height() as f32 - 1.0);
     let inside = |p: &Point2| {

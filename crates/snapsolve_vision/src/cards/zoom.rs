@@ -14,7 +14,7 @@
 
 use image::RgbImage;
 
-use super::CardFinder;
+use super::{CARD_ASPECT, CardFinder};
 use crate::quad::Quad;
 use crate::resample::resize_triangle;
 use crate::shrink::shrink_factor;
@@ -36,8 +36,6 @@ const MARGIN: f32 = 1.5;
 /// read exactly as before and the bench's 12 MP photo took 140 ms instead of
 /// 81. Stress tables 400-447 read the same at 1.2 and at this bound.
 const MIN_GAIN: f32 = 1.55;
-/// A card's length over its width.
-const CARD_ASPECT: f32 = 1.56;
 
 /// Where the closer look cuts the picture and how much it enlarges the cut.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,10 +54,7 @@ impl Zoom {
     /// under [`ZOOM_BELOW`] working pixels and it would show them at least
     /// [`MIN_GAIN`] times larger.
     fn around(cards: &[Quad], (width, height): (u32, u32), work_side: u32) -> Option<Zoom> {
-        let mut shorter: Vec<f32> = cards
-            .iter()
-            .map(|q| q.side_lengths().into_iter().fold(f32::INFINITY, f32::min))
-            .collect();
+        let mut shorter: Vec<f32> = cards.iter().map(Quad::shortest_side).collect();
         shorter.sort_by(f32::total_cmp);
         let short = *shorter.get(shorter.len() / 2)?;
         let work_scale = 1.0 / shrink_factor(width, height, work_side) as f32;
