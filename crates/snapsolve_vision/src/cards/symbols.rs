@@ -33,8 +33,8 @@ use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
 use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
-    STEP_REACH, Side, distances, mirrored, pair_profile, placed_by_aspect, quad_of, rectangle,
-    refine, side_step, sides_of,
+    Bilinear, ColourAt, Colours, STEP_REACH, Side, distances, mirrored, pair_profile,
+    placed_by_aspect, quad_of, rectangle, refine, side_step, side_step_of, sides_of,
 };
 
 /// How much darker than its surroundings ink is, in levels of whiteness
@@ -209,11 +209,32 @@ fn cards_of_groups(
     above_mean: &GrayImage,
     groups: Vec<Vec<Symbol>>,
 ) -> SymbolCards {
+    if groups.len() >= FLOAT_COLOURS_FROM {
+        cards_of_groups_in(&Colours::of(image), above_mean, groups)
+    } else {
+        cards_of_groups_in(&Bilinear::new(image), above_mean, groups)
+    }
+}
+
+/// Groups of symbols from which the picture's colours are widened to floats
+/// once ([`Colours`]) rather than read from its bytes sample by sample: the
+/// widening costs a millisecond on a 960x720 frame (the webcam bench frame
+/// 20.9 → 21.7 ms, where no group is fitted), and saves 13 of 105 on a
+/// cluttered one with no card (216 groups, two fits each, some 0.06 ms a
+/// group saved; BENCHMARKS.md, session 32).
+const FLOAT_COLOURS_FROM: usize = 32;
+
+/// [`cards_of_groups`], the picture's colours read from `colours`.
+fn cards_of_groups_in(
+    colours: &impl ColourAt,
+    above_mean: &GrayImage,
+    groups: Vec<Vec<Symbol>>,
+) -> SymbolCards {
     // Cards of one table are alike: where a few are found, their width over
     // their symbols' length says how wide the others are (a free fit of a
     // card whose own sides barely show may land on a neighbour's shadow).
     let fit = |group: &[Symbol], range: (f32, f32)| {
-        fit_card(image, group, range).filter(|(quad, _)| blank_between(above_mean, quad, group))
+        fit_card(colours, group, range).filter(|(quad, _)| blank_between(above_mean, quad, group))
     };
     let first: Vec<Option<(Quad, f32)>> = groups
         .iter()
@@ -331,10 +352,11 @@ impl Frame {
 /// The card around a group of symbols, if two of its sides that meet at a
 /// corner show, whose half width over the symbols' half length lies in
 /// `ratio`; and that ratio.
-fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Quad, f32)> {
-    let (frame, (a, b)) = best_turn(image, group, ratio)?;
-    let mut sides = rectangle(frame.centre, frame.u, frame.v, a, b).map(|side| refine(image, side));
-    let shows = sides.map(|s| side_step(image, &s) >= MIN_SIDE_STEP);
+fn fit_card(colours: &impl ColourAt, group: &[Symbol], ratio: (f32, f32)) -> Option<(Quad, f32)> {
+    let (frame, (a, b)) = best_turn(colours, group, ratio)?;
+    let mut sides =
+        rectangle(frame.centre, frame.u, frame.v, a, b).map(|side| refine(colours, side));
+    let shows = sides.map(|s| side_step_of(colours, &s) >= MIN_SIDE_STEP);
     // Two sides facing each other alone are no card: they are the lines
     // either side of a digit in a grid, or of a word in a table.
     if !(0..4).any(|k| shows[k] && shows[(k + 1) % 4]) {
@@ -347,7 +369,7 @@ fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Qu
     // (`clear`: pixels a corner keeps from the edge; beyond it where negative.)
     let shorter = quad.shortest_side();
     let clear = 1.0 - ROUNDED_CORNER_REACH * shorter;
-    let (right, bottom) = (image.width() as f32 - 1.0, image.height() as f32 - 1.0);
+    let (right, bottom) = colours.last_pixel();
     let inside = |p: &Point2| {
         p[0] >= clear && p[1] >= clear && p[0] <= right - clear && p[1] <= bottom - clear
     };
@@ -365,11 +387,15 @@ fn fit_card(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Qu
 /// [`LONE_SYMBOL_TURN_STEPS`] steps either way, and a turned rectangle is
 /// taken where its sides show clearly more ([`TURNED_SHOWS_MORE`]): turned
 /// freely, a rectangle finds sides along the rows of a printed page.
-fn best_turn(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(Frame, (f32, f32))> {
+fn best_turn(
+    colours: &impl ColourAt,
+    group: &[Symbol],
+    ratio: (f32, f32),
+) -> Option<(Frame, (f32, f32))> {
     let frame = Frame::of(group);
     let fit = |k: i32| {
         let turned = frame.turned(k as f32 * LONE_SYMBOL_TURN_STEP);
-        let (a, b, shows) = best_rectangle(image, &turned, ratio)?;
+        let (a, b, shows) = best_rectangle(colours, &turned, ratio)?;
         let weighed = if k == 0 {
             TURNED_SHOWS_MORE * shows
         } else {
@@ -405,7 +431,11 @@ fn best_turn(image: &RgbImage, group: &[Symbol], ratio: (f32, f32)) -> Option<(F
 /// Half width and half length of the rectangle about the symbols, of about
 /// a card's proportions, whose four sides show most together, and how much
 /// they show; its sides are read clear of the symbols' own edges.
-fn best_rectangle(image: &RgbImage, frame: &Frame, ratio: (f32, f32)) -> Option<(f32, f32, f32)> {
+fn best_rectangle(
+    colours: &impl ColourAt,
+    frame: &Frame,
+    ratio: (f32, f32),
+) -> Option<(f32, f32, f32)> {
     let clearance = STEP_REACH + CLEARANCE * frame.half_length;
     let widths = distances(
         (ratio.0 * frame.half_length).max(frame.symbols_u + clearance),
@@ -417,7 +447,7 @@ fn best_rectangle(image: &RgbImage, frame: &Frame, ratio: (f32, f32)) -> Option<
     );
     let coarseness = (frame.half_length / FINEST_HALF_LENGTH).max(1.0);
     let across = pair_profile(
-        image,
+        colours,
         frame.centre,
         frame.u,
         &widths,
@@ -425,7 +455,7 @@ fn best_rectangle(image: &RgbImage, frame: &Frame, ratio: (f32, f32)) -> Option<
         coarseness,
     );
     let along = pair_profile(
-        image,
+        colours,
         frame.centre,
         frame.v,
         &heights,
@@ -648,7 +678,8 @@ mod tests {
             half_length: 26.0,
             half_thickness: 10.0,
         };
-        let (frame, _) = best_turn(&table, &[squiggle], HALF_WIDTH_OVER_SYMBOL).expect("a card");
+        let (frame, _) =
+            best_turn(&Colours::of(&table), &[squiggle], HALF_WIDTH_OVER_SYMBOL).expect("a card");
         let off = dot(frame.u, u).clamp(-1.0, 1.0).acos().to_degrees();
         assert!(off <= 2.5, "{off} degrees off");
     }

@@ -76,7 +76,7 @@ pub(super) fn distances(low: f32, high: f32) -> Vec<f32> {
 /// symmetric about the centre (the symbols lie in the card's middle): left
 /// free, the side that does not show lands on whatever edge lies nearby.
 pub(super) fn pair_profile(
-    image: &RgbImage,
+    colours: &impl ColourAt,
     centre: Point2,
     normal: Point2,
     distances: &[f32],
@@ -94,7 +94,7 @@ pub(super) fn pair_profile(
         };
         let outward = [sign * normal[0], sign * normal[1]];
         side_step_every(
-            image,
+            colours,
             &Side {
                 from: at(-half),
                 to: at(half),
@@ -112,7 +112,7 @@ pub(super) fn pair_profile(
 /// The side moved along its normal by up to [`SIDE_SHIFT`] pixels and turned
 /// by moving its ends up to [`SIDE_TURN`] pixels, to where it shows most:
 /// first moved, then turned, then moved again.
-pub(super) fn refine(image: &RgbImage, side: Side) -> Side {
+pub(super) fn refine(colours: &impl ColourAt, side: Side) -> Side {
     let moved = |side: &Side, from: f32, to: f32| {
         let normal = from_to_normal(side);
         Side {
@@ -127,7 +127,7 @@ pub(super) fn refine(image: &RgbImage, side: Side) -> Side {
     let best_of = |candidates: Vec<Side>| {
         candidates
             .into_iter()
-            .map(|s| (side_step_every(image, &s, PROFILE_SPACING), s))
+            .map(|s| (side_step_every(colours, &s, PROFILE_SPACING), s))
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, s)| s)
     };
@@ -221,12 +221,16 @@ fn from_to_normal(side: &Side) -> Point2 {
 /// sign must hold along the side to add up) or a dark seam (the line darker
 /// than the mean of both sides: cards edge to edge, paper on either side).
 pub(super) fn side_step(image: &RgbImage, side: &Side) -> f32 {
-    side_step_every(image, side, 1.0)
+    side_step_every(&Bilinear::new(image), side, 1.0)
+}
+
+/// [`side_step`] read from the colours of a picture being fitted.
+pub(super) fn side_step_of(colours: &impl ColourAt, side: &Side) -> f32 {
+    side_step_every(colours, side, 1.0)
 }
 
 /// [`side_step`] read every `spacing` pixels along the side.
-fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
-    let colour = Bilinear::new(image);
+fn side_step_every(colour: &impl ColourAt, side: &Side, spacing: f32) -> f32 {
     let normal = from_to_normal(side);
     let d = sub(side.to, side.from);
     let length = d[0].hypot(d[1]);
@@ -250,14 +254,76 @@ fn side_step_every(image: &RgbImage, side: &Side, spacing: f32) -> f32 {
     strongest / samples as f32
 }
 
-/// Bilinear colour sampling of a picture, clamped to its edges.
+/// A picture's colour anywhere in it, blended from its four nearest pixels
+/// (bilinear), clamped to its edges; pixel centres at integers.
 ///
 /// This is the finder's hottest loop on a frame with no card (a few million
 /// samples per 960x720 frame, most of them around lone blobs of print), so
 /// the sample is inlined into [`side_step_every`] (as a plain function it
 /// was a call per sample) and the picture's size read once per side: 155 →
 /// 141 ms on that frame (BENCHMARKS.md, session 29).
-struct Bilinear<'a> {
+pub(super) trait ColourAt {
+    fn at(&self, p: Point2) -> [f32; 3];
+    /// The last column and row, where the picture ends.
+    fn last_pixel(&self) -> (f32, f32);
+}
+
+/// The colours of a picture as four floats a pixel (the fourth unused), for
+/// fitting cards around symbols: thousands of sides read, each sample
+/// blending four pixels. Read from bytes, each of the four was widened to
+/// floats channel by channel; as four floats in a row, loaded and blended
+/// whole (the sums come out bit for bit the same).
+pub(super) struct Colours {
+    pixels: Vec<[f32; 4]>,
+    width: usize,
+    last_column: usize,
+    last_row: usize,
+}
+
+impl Colours {
+    pub(super) fn of(image: &RgbImage) -> Colours {
+        let (width, height) = (image.width() as usize, image.height() as usize);
+        let pixels = image
+            .as_raw()
+            .chunks_exact(3)
+            .map(|rgb| [f32::from(rgb[0]), f32::from(rgb[1]), f32::from(rgb[2]), 0.0])
+            .collect();
+        Colours {
+            pixels,
+            width,
+            last_column: width.max(1) - 1,
+            last_row: height.max(1) - 1,
+        }
+    }
+}
+
+impl ColourAt for Colours {
+    fn last_pixel(&self) -> (f32, f32) {
+        (self.last_column as f32, self.last_row as f32)
+    }
+
+    #[inline(always)]
+    fn at(&self, p: Point2) -> [f32; 3] {
+        let x = p[0].clamp(0.0, self.last_column as f32);
+        let y = p[1].clamp(0.0, self.last_row as f32);
+        let (x0, y0) = (x as usize, y as usize);
+        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+        let (x1, y1) = ((x0 + 1).min(self.last_column), (y0 + 1).min(self.last_row));
+        let pixel = |x: usize, y: usize| self.pixels[y * self.width + x];
+        let (a, b) = (pixel(x0, y0), pixel(x1, y0));
+        let (c, d) = (pixel(x0, y1), pixel(x1, y1));
+        let mut out = [0.0f32; 4];
+        for k in 0..4 {
+            let top = a[k] * (1.0 - fx) + b[k] * fx;
+            let bottom = c[k] * (1.0 - fx) + d[k] * fx;
+            out[k] = top * (1.0 - fy) + bottom * fy;
+        }
+        [out[0], out[1], out[2]]
+    }
+}
+
+/// Bilinear samples read straight from a picture's bytes, for a few sides.
+pub(super) struct Bilinear<'a> {
     raw: &'a [u8],
     width: usize,
     last_column: usize,
@@ -265,7 +331,7 @@ struct Bilinear<'a> {
 }
 
 impl<'a> Bilinear<'a> {
-    fn new(image: &'a RgbImage) -> Self {
+    pub(super) fn new(image: &'a RgbImage) -> Self {
         let (width, height) = (image.width() as usize, image.height() as usize);
         Bilinear {
             raw: image.as_raw(),
@@ -274,8 +340,13 @@ impl<'a> Bilinear<'a> {
             last_row: height.max(1) - 1,
         }
     }
+}
 
-    /// The colour at `p` (pixel centres at integers).
+impl ColourAt for Bilinear<'_> {
+    fn last_pixel(&self) -> (f32, f32) {
+        (self.last_column as f32, self.last_row as f32)
+    }
+
     #[inline(always)]
     fn at(&self, p: Point2) -> [f32; 3] {
         let x = p[0].clamp(0.0, self.last_column as f32);
@@ -336,7 +407,7 @@ mod tests {
 
     #[test]
     fn a_side_moves_onto_the_step_nearby() {
-        let refined = refine(&faint_step(), vertical_side(98.0));
+        let refined = refine(&Colours::of(&faint_step()), vertical_side(98.0));
         let x = (refined.from[0] + refined.to[0]) / 2.0;
         assert!((x - 99.5).abs() <= 1.0, "{refined:?}");
     }
