@@ -243,6 +243,9 @@ pub fn read_table_with(
     if named.cards.is_empty() {
         read_faint_symbols(photo, classifier, &mut named);
     }
+    if named.cards.is_empty() {
+        read_whole_picture(photo, classifier, &mut named);
+    }
     named.doubt_a_lone_card_in_a_crowd();
     let found_cards = named.cards.len();
     add_cards_beside(photo, classifier, &mut named);
@@ -519,6 +522,36 @@ fn read_faint_symbols(photo: &Photo, classifier: &dyn CardClassifier, named: &mu
                 *p >= CROWD_CARD_THRESHOLD
                     && holds_when_nudged(photo, classifier, quad, WHOLE_NUDGE)
             })
+            .map(|(quad, reading, _)| (quad, reading)),
+    );
+}
+
+/// Long side over short side of a picture that may be one card edge to
+/// edge (a card is 1.56): a scan or a card's picture from the web cut about
+/// the card, not a phone's 4:3 or 16:9 frame.
+const WHOLE_CARD_ASPECT: std::ops::RangeInclusive<f32> = 1.4..=1.72;
+
+/// Where still no card is read, a picture of a card's proportions may be one
+/// card edge to edge (a scan, a card's picture from the web): no outline
+/// shows, the picture's edges are the card's. It is named whole, and kept
+/// where the card network takes it for a card beyond doubt
+/// ([`CROWD_CARD_THRESHOLD`]). (Every card of both decks drawn flat, 48 to
+/// 700 pixels wide, filling its picture: none read before, as `snapsolve set
+/// card` names them after; docs/evaluation.md, session 32.)
+fn read_whole_picture(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
+    let (width, height) = photo.image.dimensions();
+    let (w, h) = (width as f32, height as f32);
+    if !WHOLE_CARD_ASPECT.contains(&(w.max(h) / w.min(h).max(1.0))) {
+        return;
+    }
+    let whole = Quad {
+        corners: [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]],
+    };
+    named.candidates += 1;
+    named.cards.extend(
+        card_probabilities(photo, classifier, vec![whole])
+            .into_iter()
+            .filter(|(_, _, p)| *p >= CROWD_CARD_THRESHOLD)
             .map(|(quad, reading, _)| (quad, reading)),
     );
 }
