@@ -27,3 +27,84 @@ pub fn canonical_card(image: &RgbImage) -> RgbImage {
     };
     crate::resample::resize_triangle(&upright, CARD_CROP_WIDTH, CARD_CROP_HEIGHT)
 }
+
+/// How colourful the ink of a card crop is against its own paper (0 for
+/// grey or black ink, towards 1 for a pure colour), or `None` where nothing
+/// on it is ink.
+///
+/// Each channel's paper level is the bright end (90th percentile) of the
+/// crop away from its rim, so a colour cast of the light divides out; a
+/// pixel is ink where some channel is at least [`INK_DARKENING`] darker
+/// than paper; the ink's mean darkening per channel is taken, and its spread
+/// over its largest. Red ink darkens green and blue and leaves red (the
+/// shared crops and photos: 0.24 and over), purple darkens green most (0.065
+/// and over, a purple under dim light nearly black); black print, pencil and
+/// grey pen darken all three alike (false cards read on card-free pages:
+/// 0.03-0.18).
+pub fn ink_colour_spread(crop: &RgbImage) -> Option<f32> {
+    let (width, height) = crop.dimensions();
+    let inside = |x: u32, y: u32| {
+        let (rim_x, rim_y) = (width / 10, height / 12);
+        x >= rim_x && y >= rim_y && x + rim_x < width && y + rim_y < height
+    };
+    let pixels: Vec<[u8; 3]> = crop
+        .enumerate_pixels()
+        .filter(|(x, y, _)| inside(*x, *y))
+        .map(|(_, _, p)| p.0)
+        .collect();
+    if pixels.is_empty() {
+        return None;
+    }
+    let paper: [f32; 3] = std::array::from_fn(|c| {
+        let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
+        let at = channel.len() * 9 / 10;
+        f32::from(*channel.select_nth_unstable(at).1).max(1.0)
+    });
+    let (mut darkening, mut ink) = ([0.0f32; 3], 0usize);
+    for p in &pixels {
+        let d: [f32; 3] = std::array::from_fn(|c| (1.0 - f32::from(p[c]) / paper[c]).max(0.0));
+        if d.iter().any(|&v| v >= INK_DARKENING) {
+            for c in 0..3 {
+                darkening[c] += d[c];
+            }
+            ink += 1;
+        }
+    }
+    if ink == 0 {
+        return None;
+    }
+    let most = darkening.iter().copied().fold(0.0f32, f32::max);
+    let least = darkening.iter().copied().fold(f32::MAX, f32::min);
+    Some((most - least) / most.max(f32::EPSILON))
+}
+
+/// How much darker than paper, in some channel, a pixel of ink is (a share
+/// of the paper's level).
+const INK_DARKENING: f32 = 0.3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+
+    /// A crop of `paper` with an oval of `ink` in its middle.
+    fn inked(paper: [u8; 3], ink: [u8; 3]) -> RgbImage {
+        RgbImage::from_fn(CARD_CROP_WIDTH, CARD_CROP_HEIGHT, |x, y| {
+            let (dx, dy) = ((x as f32 - 48.0) / 30.0, (y as f32 - 75.0) / 14.0);
+            Rgb(if dx * dx + dy * dy <= 1.0 { ink } else { paper })
+        })
+    }
+
+    #[test]
+    fn grey_ink_spreads_little_and_coloured_ink_much_whatever_the_light() {
+        let spread = |paper, ink| ink_colour_spread(&inked(paper, ink)).expect("ink");
+        // Black print on white paper, and on paper yellowed by warm light.
+        assert!(spread([240, 240, 240], [30, 30, 30]) < 0.02);
+        assert!(spread([250, 225, 170], [31, 28, 21]) < 0.02);
+        // Red, and a purple nearly black under dim light.
+        assert!(spread([240, 240, 240], [200, 40, 50]) > 0.7);
+        assert!(spread([120, 115, 110], [30, 12, 32]) > 0.06);
+        // Nothing inked.
+        assert_eq!(ink_colour_spread(&inked([240; 3], [240; 3])), None);
+    }
+}

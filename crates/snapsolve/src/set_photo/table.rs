@@ -13,7 +13,7 @@ use snapsolve_vision::cards::cores::missed_by_finder;
 use snapsolve_vision::cards::neighbours::guesses_beside;
 use snapsolve_vision::cards::refine::EdgeCopy;
 use snapsolve_vision::cards::sort_in_reading_order_by;
-use snapsolve_vision::crop::card_crop;
+use snapsolve_vision::crop::{card_crop, ink_colour_spread};
 use snapsolve_vision::{
     CardFinder, DecodeError, Limits, Photo, Quad, decode_photo_reduced, read_bytes,
 };
@@ -253,6 +253,7 @@ pub fn read_table_with(
     steady_doubtful_names(&photo.image, classifier, &mut kept);
     drop_repeated_names(&mut kept);
     drop_a_lone_unsure_card(&mut kept);
+    drop_few_cards_in_grey_ink(photo, &mut kept);
     // The finder returns its cards in reading order; the detector's and
     // those found beside them come after them.
     if !detected.is_empty() || kept.len() > found_cards {
@@ -354,6 +355,42 @@ fn drop_a_lone_unsure_card(cards: &mut Vec<(Quad, CardReading)>) {
     {
         cards.clear();
     }
+}
+
+/// Readings of at most this many cards are checked for grey ink
+/// ([`drop_few_cards_in_grey_ink`]).
+const FEW_CARDS: usize = 2;
+
+/// Least spread of the ink's darkening over its channels
+/// ([`ink_colour_spread`]) of a card named red, and of one named purple: three
+/// quarters of the palest of the shared crops and table photos (red 0.235,
+/// purple 0.065; a purple under dim light is nearly black). Green has none:
+/// green crops reach as low as black print does (0.02-0.08).
+const RED_INK_SPREAD: f32 = 0.75 * 0.235;
+const PURPLE_INK_SPREAD: f32 = 0.75 * 0.065;
+
+/// SET's inks are red, green and purple; black print, pencil and grey pen
+/// are none of them, and a digit in a sudoku's cell, cut with the cell's
+/// paper, passes the card network for a card (named purple or red, up to
+/// 0.98 sure). Where a reading holds only [`FEW_CARDS`], those named red or
+/// purple whose ink is about as grey as their paper are left out; on a
+/// table of cards, a card whose ink looks grey is more likely a card under
+/// bad light. (Card-free photos of the shared data cut to a card's shape,
+/// `flat_cards`: see docs/evaluation.md, session 32.)
+fn drop_few_cards_in_grey_ink(photo: &Photo, cards: &mut Vec<(Quad, CardReading)>) {
+    if cards.len() > FEW_CARDS {
+        return;
+    }
+    cards.retain(|(quad, reading)| {
+        let least = match reading.card().values()[1] {
+            0 => RED_INK_SPREAD,
+            2 => PURPLE_INK_SPREAD,
+            _ => return true,
+        };
+        card_crop(&photo.image, quad)
+            .and_then(|crop| ink_colour_spread(&crop))
+            .is_none_or(|spread| spread >= least)
+    });
 }
 
 /// The smallest card read, as a share of the picture's area: a card about
@@ -950,6 +987,49 @@ mod tests {
         ];
         drop_a_lone_unsure_card(&mut among_others);
         assert_eq!(among_others.len(), 2);
+    }
+
+    #[test]
+    fn one_or_two_cards_in_grey_ink_named_red_or_purple_are_left_out() {
+        use image::Rgb;
+        // Three card-shaped patches of paper, each with a blob of ink:
+        // black, purple, black.
+        let inks = [[25, 25, 25], [110, 30, 120], [25, 25, 25]];
+        let image = RgbImage::from_fn(300, 100, |x, y| {
+            let (dx, dy) = ((x % 100) as f32 - 50.0, y as f32 - 50.0);
+            let ink = dx.abs() < 6.0 && dy.abs() < 15.0;
+            Rgb(if ink {
+                inks[x as usize / 100]
+            } else {
+                [235, 235, 230]
+            })
+        });
+        let photo = Photo::from_upright(image);
+        let named = |colour: usize| CardReading {
+            attribute_probabilities: std::array::from_fn(|k| {
+                let mut p = [0.0; 3];
+                p[if k == 1 { colour } else { 0 }] = 1.0;
+                p
+            }),
+            card_probability: Some(1.0),
+        };
+        let patch = |i: usize| card(100.0 * i as f32 + 20.0, 3.0, 60.0);
+        let (red, green, purple) = (named(0), named(1), named(2));
+        let mut two = vec![(patch(0), purple.clone()), (patch(1), purple.clone())];
+        drop_few_cards_in_grey_ink(&photo, &mut two);
+        assert_eq!(two.len(), 1, "the black one is no purple card");
+        assert_eq!(two[0].0, patch(1));
+        let mut black_named_red = vec![(patch(0), red.clone())];
+        drop_few_cards_in_grey_ink(&photo, &mut black_named_red);
+        assert!(black_named_red.is_empty());
+        // Green ink can be as grey as print: not checked.
+        let mut black_named_green = vec![(patch(0), green)];
+        drop_few_cards_in_grey_ink(&photo, &mut black_named_green);
+        assert_eq!(black_named_green.len(), 1);
+        // Among more cards, kept.
+        let mut three: Vec<_> = (0..3).map(|i| (patch(i), red.clone())).collect();
+        drop_few_cards_in_grey_ink(&photo, &mut three);
+        assert_eq!(three.len(), 3);
     }
 
     /// Takes every crop for the same sure card.
