@@ -63,6 +63,10 @@ fn floor(condition: Condition) -> Floor {
         // New in session 31: a phone moving over the table, every point
         // streaked by 4-15% of a card's width. 69 / 69 of 72 here.
         Condition::MovingPhone => (0.9, 0.9, 0),
+        // New in session 32: the rows turned any way across the picture
+        // (cards on their side in it). 72 / 72 here; 400-447 575 / 576 right,
+        // 448-495 571 / 572 of 576 and one false card.
+        Condition::TurnedLayout => (0.98, 0.98, 0),
     };
     Floor {
         right,

@@ -117,8 +117,13 @@ pub struct TableSpec {
     pub columns: usize,
     /// Gap between neighbouring cards as a fraction of a card width (0 = touching).
     pub gap: f32,
-    /// Largest random turn of each card, in radians (the whole layout also turns).
+    /// Largest random turn of each card, in radians (the whole layout also
+    /// turns, by up to `max_layout_turn`).
     pub max_card_turn: f32,
+    /// Largest random turn of the whole layout, in radians: 0.2 by default
+    /// (a photo taken along the rows); up to a quarter turn, the rows run
+    /// any way across the picture and the cards lie on their side in it.
+    pub max_layout_turn: f32,
     /// Number of non-card objects drawn on the table.
     pub clutter: usize,
     /// Whether to add camera distortions (lighting, blur, noise, JPEG).
@@ -201,6 +206,7 @@ impl TableSpec {
             columns: 4,
             gap: 0.2,
             max_card_turn: 0.15,
+            max_layout_turn: 0.2,
             clutter: 2,
             camera: true,
             surface: Surface::Random,
@@ -262,7 +268,7 @@ pub fn render_table(spec: &TableSpec) -> Table {
         let size = if n == 0 { 0.12 * w.min(h) } else { card_w };
         lay_distractors(&mut image, spec.distractors, size, &mut rng);
     }
-    let layout_turn = rng.random_range(-0.2..0.2f32);
+    let layout_turn = rng.random_range(-spec.max_layout_turn..spec.max_layout_turn.max(1e-6));
     let (c, s) = (layout_turn.cos(), layout_turn.sin());
     let style = CardStyle::random(spec.edition, &mut rng);
     let mut cards = Vec::with_capacity(n);

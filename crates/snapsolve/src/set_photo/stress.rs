@@ -3,7 +3,8 @@
 //! cards touching, a steep angle, a dim warm room, cards among lookalikes,
 //! one card alone on white, a few cards on a cluttered white desk, nine or
 //! twelve cards on a busy surface, one card filling an upright frame, twelve
-//! cards across the room from a webcam, twelve from a phone moving over them),
+//! cards across the room from a webcam, twelve from a phone moving over them,
+//! twelve with their rows turned any way across the picture),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -60,11 +61,15 @@ pub enum Condition {
     /// Twelve cards in a 960x720 frame from a phone moving over the table:
     /// every point streaked by 4-15% of a card's width.
     MovingPhone,
+    /// Twelve cards photographed with the phone turned any way to their
+    /// rows: the layout turned up to a quarter either way, cards on their
+    /// side in the picture or across it.
+    TurnedLayout,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 14] = [
+    pub const ALL: [Condition; 15] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -79,6 +84,7 @@ impl Condition {
         Condition::FillingTheFrame,
         Condition::FarAway,
         Condition::MovingPhone,
+        Condition::TurnedLayout,
     ];
 
     /// Short name for reports and `--only`.
@@ -98,6 +104,7 @@ impl Condition {
             Condition::FillingTheFrame => "filling-the-frame",
             Condition::FarAway => "far-away",
             Condition::MovingPhone => "moving-phone",
+            Condition::TurnedLayout => "turned-layout",
         }
     }
 
@@ -171,6 +178,7 @@ impl Condition {
                 (spec.width, spec.height) = (960, 720);
                 spec.lighting = Lighting::Moving;
             }
+            Condition::TurnedLayout => spec.max_layout_turn = std::f32::consts::FRAC_PI_2,
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);
