@@ -67,6 +67,10 @@ fn floor(condition: Condition) -> Floor {
         // (cards on their side in it). 72 / 72 here; 400-447 575 / 576 right,
         // 448-495 571 / 572 of 576 and one false card.
         Condition::TurnedLayout => (0.98, 0.98, 0),
+        // New in session 32, an open gap: light 1.35-1.7 times what white
+        // paper takes. 64 / 64 of 72 here; 400-447 and 448-495 name 521 and
+        // 523 of 576 (purple read red, striped read open as the tint clips).
+        Condition::Overexposed => (0.87, 0.87, 0),
     };
     Floor {
         right,

@@ -193,6 +193,9 @@ pub enum Lighting {
     /// Any of [`Camera::random`]'s situations, with the camera moving
     /// ([`Camera::moving`]).
     Moving,
+    /// Any of [`Camera::random`]'s situations, overexposed
+    /// ([`Camera::overexposed`]).
+    Overexposed,
 }
 
 impl TableSpec {
@@ -309,6 +312,7 @@ pub fn render_table(spec: &TableSpec) -> Table {
             Lighting::Random => Camera::random(&mut rng, scale),
             Lighting::DimWarm => Camera::dim_warm(&mut rng, scale),
             Lighting::Moving => Camera::moving(&mut rng, scale),
+            Lighting::Overexposed => Camera::overexposed(&mut rng, scale),
         };
         camera.apply(&mut image, &mut rng);
     }

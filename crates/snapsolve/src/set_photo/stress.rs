@@ -4,7 +4,8 @@
 //! one card alone on white, a few cards on a cluttered white desk, nine or
 //! twelve cards on a busy surface, one card filling an upright frame, twelve
 //! cards across the room from a webcam, twelve from a phone moving over them,
-//! twelve with their rows turned any way across the picture),
+//! twelve with their rows turned any way across the picture, twelve
+//! overexposed),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -65,11 +66,14 @@ pub enum Condition {
     /// rows: the layout turned up to a quarter either way, cards on their
     /// side in the picture or across it.
     TurnedLayout,
+    /// Twelve cards overexposed 1.35-1.7 times: the paper clipped white, the
+    /// tint inside striped symbols nearly gone.
+    Overexposed,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 15] = [
+    pub const ALL: [Condition; 16] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -85,6 +89,7 @@ impl Condition {
         Condition::FarAway,
         Condition::MovingPhone,
         Condition::TurnedLayout,
+        Condition::Overexposed,
     ];
 
     /// Short name for reports and `--only`.
@@ -105,6 +110,7 @@ impl Condition {
             Condition::FarAway => "far-away",
             Condition::MovingPhone => "moving-phone",
             Condition::TurnedLayout => "turned-layout",
+            Condition::Overexposed => "overexposed",
         }
     }
 
@@ -179,6 +185,7 @@ impl Condition {
                 spec.lighting = Lighting::Moving;
             }
             Condition::TurnedLayout => spec.max_layout_turn = std::f32::consts::FRAC_PI_2,
+            Condition::Overexposed => spec.lighting = Lighting::Overexposed,
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);
