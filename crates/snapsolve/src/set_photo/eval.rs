@@ -326,8 +326,9 @@ pub fn parse_crop_labels(text: &str) -> Result<Vec<CropLabel>, LabelError> {
 }
 
 /// Names every labelled crop as `snapsolve set card` names a picture of one
-/// card ([`name_card_picture_spoilt`]: the whole picture and the card found
-/// in it), each view spoilt by `spoiler` if one is given, and scores it.
+/// card ([`name_card_picture_spoilt`]: the whole picture and the card read
+/// or found in it), each view spoilt by `spoiler` if one is given, and
+/// scores it.
 pub fn evaluate_crops(
     labels: &[CropLabel],
     root: &Path,

@@ -49,27 +49,50 @@ pub fn card_in_picture(image: &RgbImage) -> Option<RgbImage> {
     }
 }
 
+/// The upright crop of the card the table reader ([`read_table`]) reads at
+/// the middle of a picture, where it covers at least the least share of a
+/// loose picture ([`LOOSE_CARD_SHARE`]): a chip cut from a table with a
+/// margin round the card shows parts of its neighbours, among which the
+/// finder alone often outlines no card (chips of stress tables 400-411 cut
+/// with a fifth of the card's size round it; docs/evaluation.md, session 32).
+fn card_read_at_middle(image: &RgbImage, classifier: &dyn CardClassifier) -> Option<RgbImage> {
+    let area = (image.width() as f32 * image.height() as f32).max(1.0);
+    let middle = [image.width() as f32 / 2.0, image.height() as f32 / 2.0];
+    let reading = read_table(
+        &snapsolve_vision::Photo::from_upright(image.clone()),
+        classifier,
+    );
+    let card = reading.cards.iter().find(|card| {
+        card.upright.contains(middle) && card.upright.area() >= LOOSE_CARD_SHARE.start * area
+    })?;
+    snapsolve_vision::crop::card_crop(image, &card.upright)
+}
+
 /// Names a picture of one card, cut tightly or loosely (what `snapsolve set
 /// card` is given): see [`name_card_picture_spoilt`].
 pub fn name_card_picture(image: &RgbImage, classifier: &dyn CardClassifier) -> Option<CardReading> {
     name_card_picture_spoilt(image, classifier, |crop| crop)
 }
 
-/// Names a picture of one card from two views, each passed through `spoil`
-/// first: the card found inside it ([`card_in_picture`]) and the whole
-/// picture, as [`read_card_image`] takes it; the reading surer of a card and
-/// of its name wins, the whole picture on a tie. Either view alone misleads:
-/// a loose picture shows table around the card, and in a tight one the
-/// finder may outline a part of the card (around its symbols), which misnamed
-/// 45 of the 4,860 standard crops of the shared data where the whole
-/// picture misnames 3 (docs/evaluation.md, session 22).
+/// Names a picture of one card from up to three views, each passed through
+/// `spoil` first: the card the table reader reads at its middle
+/// ([`card_read_at_middle`]), the card the finder alone finds in it
+/// ([`card_in_picture`]) and the whole picture, as [`read_card_image`] takes
+/// it; the reading surer of a card and of its name wins, the whole picture on
+/// a tie. No view alone will do: a loose picture shows table around the
+/// card, and in a tight one the finder may outline a part of the card
+/// (around its symbols), which misnamed 45 of the 4,860 standard crops of the
+/// shared data where the whole picture misnames 3 (docs/evaluation.md,
+/// session 22); a chip cut with parts of the neighbouring cards in view
+/// needs the table reader (session 32).
 pub fn name_card_picture_spoilt(
     image: &RgbImage,
     classifier: &dyn CardClassifier,
     spoil: impl Fn(RgbImage) -> RgbImage,
 ) -> Option<CardReading> {
-    let views: Vec<RgbImage> = card_in_picture(image)
+    let views: Vec<RgbImage> = card_read_at_middle(image, classifier)
         .into_iter()
+        .chain(card_in_picture(image))
         .chain([snapsolve_vision::crop::canonical_card(image)])
         .map(spoil)
         .collect();

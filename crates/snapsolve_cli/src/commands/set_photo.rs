@@ -46,7 +46,9 @@ pub struct PhotoArgs {
 /// Arguments of `set card`.
 #[derive(Debug, Args)]
 pub struct CardArgs {
-    /// Pictures of single cards, each filling its picture.
+    /// Pictures of single cards: cut tightly or loosely (table, or parts of
+    /// the neighbouring cards, round the card in the middle), a scan, a
+    /// card's picture from the web.
     #[arg(required = true)]
     images: Vec<PathBuf>,
     /// Print a JSON array of {"card", "confidence"}, one per picture in order.
