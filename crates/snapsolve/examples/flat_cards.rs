@@ -14,6 +14,7 @@
 
 use image::{Rgb, RgbImage, RgbaImage, imageops};
 use rand::SeedableRng;
+use snapsolve::set_photo::eval::parse_photo_labels;
 use snapsolve::set_photo::table::{TableReading, read_table};
 use snapsolve::set_photo::{
     CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture,
@@ -109,11 +110,8 @@ fn card_free(classifier: &dyn CardClassifier) -> Result<(), Box<dyn std::error::
         "lookalikes: {pictures} pictures, {cards} cards read, {wholes} of them the whole picture"
     );
     let (mut pictures, mut cards, mut wholes) = (0, 0, 0);
-    for line in std::fs::read_to_string("eval/set_card_free.jsonl")?.lines() {
-        let path: String = serde_json::from_str::<serde_json::Value>(line)?["image"]
-            .as_str()
-            .ok_or("no image")?
-            .into();
+    for label in parse_photo_labels(&std::fs::read_to_string("eval/set_card_free.jsonl")?)? {
+        let path = label.image;
         let photo = image::open(format!("../shared/data/{path}"))?.to_rgb8();
         let (w, h) = photo.dimensions();
         for share in [1.0f32, 0.5] {

@@ -275,14 +275,11 @@ pub(super) trait ColourAt {
 /// whole (the sums come out bit for bit the same).
 pub(super) struct Colours {
     pixels: Vec<[f32; 4]>,
-    width: usize,
-    last_column: usize,
-    last_row: usize,
+    grid: PixelGrid,
 }
 
 impl Colours {
     pub(super) fn of(image: &RgbImage) -> Colours {
-        let (width, height) = (image.width() as usize, image.height() as usize);
         let pixels = image
             .as_raw()
             .chunks_exact(3)
@@ -290,88 +287,116 @@ impl Colours {
             .collect();
         Colours {
             pixels,
-            width,
-            last_column: width.max(1) - 1,
-            last_row: height.max(1) - 1,
+            grid: PixelGrid::of(image),
         }
     }
 }
 
 impl ColourAt for Colours {
     fn last_pixel(&self) -> (f32, f32) {
-        (self.last_column as f32, self.last_row as f32)
+        self.grid.last_pixel()
     }
 
     #[inline(always)]
     fn at(&self, p: Point2) -> [f32; 3] {
-        let x = p[0].clamp(0.0, self.last_column as f32);
-        let y = p[1].clamp(0.0, self.last_row as f32);
-        let (x0, y0) = (x as usize, y as usize);
-        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-        let (x1, y1) = ((x0 + 1).min(self.last_column), (y0 + 1).min(self.last_row));
-        let pixel = |x: usize, y: usize| self.pixels[y * self.width + x];
-        let (a, b) = (pixel(x0, y0), pixel(x1, y0));
-        let (c, d) = (pixel(x0, y1), pixel(x1, y1));
-        let mut out = [0.0f32; 4];
-        for k in 0..4 {
-            let top = a[k] * (1.0 - fx) + b[k] * fx;
-            let bottom = c[k] * (1.0 - fx) + d[k] * fx;
-            out[k] = top * (1.0 - fy) + bottom * fy;
-        }
-        [out[0], out[1], out[2]]
+        let ([a, b, c, d], fx, fy) = self.grid.around(p);
+        let [red, green, blue, _] = blend(
+            [
+                self.pixels[a],
+                self.pixels[b],
+                self.pixels[c],
+                self.pixels[d],
+            ],
+            fx,
+            fy,
+        );
+        [red, green, blue]
     }
 }
 
 /// Bilinear samples read straight from a picture's bytes, for a few sides.
 pub(super) struct Bilinear<'a> {
     raw: &'a [u8],
-    width: usize,
-    last_column: usize,
-    last_row: usize,
+    grid: PixelGrid,
 }
 
 impl<'a> Bilinear<'a> {
     pub(super) fn new(image: &'a RgbImage) -> Self {
-        let (width, height) = (image.width() as usize, image.height() as usize);
         Bilinear {
             raw: image.as_raw(),
-            width,
-            last_column: width.max(1) - 1,
-            last_row: height.max(1) - 1,
+            grid: PixelGrid::of(image),
         }
     }
 }
 
 impl ColourAt for Bilinear<'_> {
     fn last_pixel(&self) -> (f32, f32) {
-        (self.last_column as f32, self.last_row as f32)
+        self.grid.last_pixel()
     }
 
     #[inline(always)]
     fn at(&self, p: Point2) -> [f32; 3] {
+        let ([a, b, c, d], fx, fy) = self.grid.around(p);
+        // The four pixels read once each, then blended channel by channel in
+        // a plain loop (an `array::from_fn` here was not inlined and made
+        // this the finder's costliest line on a page of print: 3x slower).
+        let pixel = |at: usize| -> [f32; 3] {
+            let rgb = &self.raw[3 * at..3 * at + 3];
+            [f32::from(rgb[0]), f32::from(rgb[1]), f32::from(rgb[2])]
+        };
+        blend([pixel(a), pixel(b), pixel(c), pixel(d)], fx, fy)
+    }
+}
+
+/// A picture's size, as bilinear sampling needs it.
+#[derive(Clone, Copy)]
+struct PixelGrid {
+    width: usize,
+    last_column: usize,
+    last_row: usize,
+}
+
+impl PixelGrid {
+    fn of(image: &RgbImage) -> PixelGrid {
+        let (width, height) = (image.width() as usize, image.height() as usize);
+        PixelGrid {
+            width,
+            last_column: width.max(1) - 1,
+            last_row: height.max(1) - 1,
+        }
+    }
+
+    fn last_pixel(self) -> (f32, f32) {
+        (self.last_column as f32, self.last_row as f32)
+    }
+
+    /// The four pixels around `p` (clamped to the picture), top left, top
+    /// right, bottom left, bottom right, as indices in row order; and how
+    /// far `p` lies past the top left one across and down.
+    #[inline(always)]
+    fn around(self, p: Point2) -> ([usize; 4], f32, f32) {
         let x = p[0].clamp(0.0, self.last_column as f32);
         let y = p[1].clamp(0.0, self.last_row as f32);
         let (x0, y0) = (x as usize, y as usize);
         let (fx, fy) = (x - x0 as f32, y - y0 as f32);
         let (x1, y1) = ((x0 + 1).min(self.last_column), (y0 + 1).min(self.last_row));
-        // The four pixels read once each, then blended channel by channel in
-        // a plain loop (an `array::from_fn` here was not inlined and made
-        // this the finder's costliest line on a page of print: 3x slower).
-        let pixel = |x: usize, y: usize| -> [f32; 3] {
-            let at = (y * self.width + x) * 3;
-            let rgb = &self.raw[at..at + 3];
-            [f32::from(rgb[0]), f32::from(rgb[1]), f32::from(rgb[2])]
-        };
-        let (a, b) = (pixel(x0, y0), pixel(x1, y0));
-        let (c, d) = (pixel(x0, y1), pixel(x1, y1));
-        let mut out = [0.0f32; 3];
-        for k in 0..3 {
-            let top = a[k] * (1.0 - fx) + b[k] * fx;
-            let bottom = c[k] * (1.0 - fx) + d[k] * fx;
-            out[k] = top * (1.0 - fy) + bottom * fy;
-        }
-        out
+        let (top, bottom) = (y0 * self.width, y1 * self.width);
+        ([top + x0, top + x1, bottom + x0, bottom + x1], fx, fy)
     }
+}
+
+/// Four pixels' colours (as [`PixelGrid::around`] orders them) blended at
+/// `fx` across and `fy` down.
+#[inline(always)]
+fn blend<const N: usize>(corners: [[f32; N]; 4], fx: f32, fy: f32) -> [f32; N] {
+    let [a, b, c, d] = corners;
+    let mut out = [0.0f32; N];
+    for k in 0..N {
+        let top = a[k] * (1.0 - fx) + b[k] * fx;
+        let bottom = c[k] * (1.0 - fx) + d[k] * fx;
+        out[k] = top * (1.0 - fy) + bottom * fy;
+    }
+    out
 }
 
 #[cfg(test)]
