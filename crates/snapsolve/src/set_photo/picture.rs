@@ -109,11 +109,15 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
         .map(|card| (card.card.to_string(), &card.upright))
         .collect();
     // One size for every name on the table, so that none stands out; none at
-    // all where some card holds no legible name.
+    // all where some card holds no legible name. At most 12 pixels a
+    // thousand of the picture, but never less than legible for that: in a
+    // picture under 667 pixels (a 640x480 frame, a card's scan) no name was
+    // drawn, however large its cards.
+    let most = (12.0 * scale).max(SMALLEST_NAME);
     let height = names
         .iter()
-        .map(|(name, card)| name_lines(name, card.shortest_side(), 12.0 * scale).1)
-        .fold(12.0 * scale, f32::min);
+        .map(|(name, card)| name_lines(name, card.shortest_side(), most).1)
+        .fold(most, f32::min);
     if height >= SMALLEST_NAME {
         for (name, card) in &names {
             draw_name(image, name, card, height);
@@ -173,5 +177,34 @@ mod tests {
         }
         // A card of 20 pixels holds no legible name.
         assert!(name_lines(name, 20.0, 12.0).1 < SMALLEST_NAME);
+    }
+
+    #[test]
+    fn a_small_picture_of_large_cards_has_their_names_drawn() {
+        use crate::set_photo::CardReading;
+        use crate::set_photo::table::assemble_reading;
+        use snapsolve_vision::Photo;
+
+        // A 640x480 frame: names at most 12 pixels a thousand would be 7.7
+        // pixels tall, under the legible floor, and none was drawn.
+        let grey = Rgb([128, 128, 128]);
+        let photo = Photo::from_upright(RgbImage::from_pixel(640, 480, grey));
+        let card = Quad {
+            corners: [[100.0, 50.0], [300.0, 50.0], [300.0, 362.0], [100.0, 362.0]],
+        };
+        let sure = CardReading {
+            attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
+            card_probability: Some(1.0),
+        };
+        let reading = assemble_reading(&photo, vec![card], vec![sure]);
+        let mut picture = photo.image.clone();
+        draw_answer(&mut picture, &reading, 10);
+        // The name's white letters, on the card (the outline would be thin
+        // and on its edge).
+        let lettered = (110..290)
+            .flat_map(|x| (60..352).map(move |y| (x, y)))
+            .filter(|&(x, y)| picture.get_pixel(x, y)[0] > 200)
+            .count();
+        assert!(lettered > 20, "{lettered} white pixels on the card");
     }
 }
