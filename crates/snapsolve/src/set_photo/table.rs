@@ -573,8 +573,8 @@ const WHOLE_CARD_ASPECT: std::ops::RangeInclusive<f32> = 1.4..=1.72;
 /// shows, the picture's edges are the card's. It is named whole, and kept
 /// where the card network takes it for a card beyond doubt
 /// ([`CROWD_CARD_THRESHOLD`]). (Every card of both decks drawn flat, 48 to
-/// 700 pixels wide, filling its picture: none read before, as `snapsolve set
-/// card` names them after; docs/evaluation.md, session 32.)
+/// 700 pixels wide, filling its picture: none was read before; now each is
+/// read as `snapsolve set card` names it; docs/evaluation.md, session 32.)
 fn read_whole_picture(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
     let (width, height) = photo.image.dimensions();
     let (w, h) = (width as f32, height as f32);

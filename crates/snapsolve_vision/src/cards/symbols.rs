@@ -34,7 +34,7 @@ use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
     Bilinear, ColourAt, Colours, STEP_REACH, Side, distances, mirrored, pair_profile,
-    placed_by_aspect, quad_of, rectangle, refine, side_step, side_step_of, sides_of,
+    placed_by_aspect, quad_of, rectangle, refine, side_step, sides_of,
 };
 
 /// How much darker than its surroundings ink is, in levels of whiteness
@@ -356,7 +356,7 @@ fn fit_card(colours: &impl ColourAt, group: &[Symbol], ratio: (f32, f32)) -> Opt
     let (frame, (a, b)) = best_turn(colours, group, ratio)?;
     let mut sides =
         rectangle(frame.centre, frame.u, frame.v, a, b).map(|side| refine(colours, side));
-    let shows = sides.map(|s| side_step_of(colours, &s) >= MIN_SIDE_STEP);
+    let shows = sides.map(|s| side_step(colours, &s) >= MIN_SIDE_STEP);
     // Two sides facing each other alone are no card: they are the lines
     // either side of a digit in a grid, or of a word in a table.
     if !(0..4).any(|k| shows[k] && shows[(k + 1) % 4]) {
@@ -535,9 +535,10 @@ fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool 
 
 /// How clearly the faintest side of `quad` shows ([`side_step`], levels).
 pub(super) fn faintest_side(image: &RgbImage, quad: &Quad) -> f32 {
+    let colours = Bilinear::new(image);
     sides_of(quad)
         .iter()
-        .map(|side| side_step(image, side))
+        .map(|side| side_step(&colours, side))
         .fold(f32::MAX, f32::min)
 }
 

@@ -220,12 +220,7 @@ fn from_to_normal(side: &Side) -> Point2 {
 /// where it shows most (levels): either a step (outside minus inside, whose
 /// sign must hold along the side to add up) or a dark seam (the line darker
 /// than the mean of both sides: cards edge to edge, paper on either side).
-pub(super) fn side_step(image: &RgbImage, side: &Side) -> f32 {
-    side_step_every(&Bilinear::new(image), side, 1.0)
-}
-
-/// [`side_step`] read from the colours of a picture being fitted.
-pub(super) fn side_step_of(colours: &impl ColourAt, side: &Side) -> f32 {
+pub(super) fn side_step(colours: &impl ColourAt, side: &Side) -> f32 {
     side_step_every(colours, side, 1.0)
 }
 
@@ -424,8 +419,9 @@ mod tests {
     #[test]
     fn a_step_of_two_levels_shows_along_a_side_and_noise_does_not() {
         let image = faint_step();
-        let on_step = side_step(&image, &vertical_side(99.5));
-        let off_step = side_step(&image, &vertical_side(50.0));
+        let colours = Bilinear::new(&image);
+        let on_step = side_step(&colours, &vertical_side(99.5));
+        let off_step = side_step(&colours, &vertical_side(50.0));
         assert!((1.5..=2.5).contains(&on_step), "{on_step}");
         assert!(off_step < 0.6, "{off_step}");
     }
