@@ -5,9 +5,9 @@
 //! `chips [MARGIN] [FIRST] [COUNT]` (default 0.2, 400, 12). Session 32
 //! measured with it (docs/evaluation.md).
 
-use snapsolve::set_photo::stress::Condition;
+use snapsolve::set_photo::stress::{Condition, chip};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture};
-use snapsolve_synth::{PlacedCard, render_table};
+use snapsolve_synth::render_table;
 
 const CONDITIONS: [Condition; 6] = [
     Condition::LightWood,
@@ -17,23 +17,6 @@ const CONDITIONS: [Condition; 6] = [
     Condition::WhiteOnWhite,
     Condition::TwentyOneTouching,
 ];
-
-/// The chip of `placed` cut from `image`: its bounding box grown by `margin`
-/// of its size each way, within the picture.
-fn chip(image: &image::RgbImage, placed: &PlacedCard, margin: f32) -> image::RgbImage {
-    let xs = placed.corners.map(|p| p[0]);
-    let ys = placed.corners.map(|p| p[1]);
-    let low = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
-    let high = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
-    let (mx, my) = (margin * (high(xs) - low(xs)), margin * (high(ys) - low(ys)));
-    let (left, top) = (
-        (low(xs) - mx).max(0.0) as u32,
-        (low(ys) - my).max(0.0) as u32,
-    );
-    let right = ((high(xs) + mx) as u32).min(image.width());
-    let bottom = ((high(ys) + my) as u32).min(image.height());
-    image::imageops::crop_imm(image, left, top, right - left, bottom - top).to_image()
-}
 
 fn main() {
     let arg = |n: usize| std::env::args().nth(n);

@@ -35,7 +35,7 @@ fn loosely_cropped_cards_are_named() {
 
 #[test]
 fn chips_cut_from_a_table_with_parts_of_neighbours_are_named() {
-    use snapsolve::set_photo::stress::Condition;
+    use snapsolve::set_photo::stress::{Condition, chip};
 
     // As a video's card detector cuts them: each card's bounding box grown
     // by a fifth of its size each way, parts of the neighbours in view.
@@ -44,20 +44,7 @@ fn chips_cut_from_a_table_with_parts_of_neighbours_are_named() {
     for (condition, index) in [(Condition::DimWarm, 0), (Condition::BusySurface, 1)] {
         let table = render_table(&condition.spec(index));
         for placed in &table.cards {
-            let xs = placed.corners.map(|p| p[0]);
-            let ys = placed.corners.map(|p| p[1]);
-            let low = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
-            let high = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
-            let (mx, my) = (0.2 * (high(xs) - low(xs)), 0.2 * (high(ys) - low(ys)));
-            let (left, top) = (
-                (low(xs) - mx).max(0.0) as u32,
-                (low(ys) - my).max(0.0) as u32,
-            );
-            let right_edge = ((high(xs) + mx) as u32).min(table.image.width());
-            let bottom = ((high(ys) + my) as u32).min(table.image.height());
-            let chip =
-                image::imageops::crop_imm(&table.image, left, top, right_edge - left, bottom - top)
-                    .to_image();
+            let chip = chip(&table.image, placed, 0.2);
             let read = name_card_picture(&chip, classifier.as_ref()).map(|r| r.card());
             eprintln!("{}: read {read:?}", placed.card);
             chips += 1;

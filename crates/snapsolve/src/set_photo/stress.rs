@@ -14,7 +14,7 @@
 //! (training renders single crops, not tables, from other seeds).
 
 use image::{Rgb, RgbImage};
-use snapsolve_synth::{Edition, Lighting, Surface, Table, TableSpec, render_table};
+use snapsolve_synth::{Edition, Lighting, PlacedCard, Surface, Table, TableSpec, render_table};
 use snapsolve_vision::draw::draw_quad_outline_mut;
 use snapsolve_vision::{Photo, Quad};
 
@@ -197,6 +197,31 @@ impl Condition {
         }
         spec
     }
+}
+
+/// A single-card chip of `placed` cut from `image` as a video's card
+/// detector might cut it: its upright bounding box grown by `margin` of its
+/// size on every side (parts of its neighbours in view), within the picture.
+pub fn chip(image: &RgbImage, placed: &PlacedCard, margin: f32) -> RgbImage {
+    let xs = placed.corners.map(|p| p[0]);
+    let ys = placed.corners.map(|p| p[1]);
+    let low = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
+    let high = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
+    let (mx, my) = (margin * (high(xs) - low(xs)), margin * (high(ys) - low(ys)));
+    let (left, top) = (
+        (low(xs) - mx).max(0.0) as u32,
+        (low(ys) - my).max(0.0) as u32,
+    );
+    let right = ((high(xs) + mx) as u32).min(image.width());
+    let bottom = ((high(ys) + my) as u32).min(image.height());
+    image::imageops::crop_imm(
+        image,
+        left,
+        top,
+        right.saturating_sub(left),
+        bottom.saturating_sub(top),
+    )
+    .to_image()
 }
 
 /// How the photo path did on some tables.
