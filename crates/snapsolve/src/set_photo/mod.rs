@@ -7,6 +7,7 @@ pub mod distort;
 pub mod eval;
 pub mod example;
 pub mod features;
+pub mod margin;
 pub mod picture;
 pub mod steady;
 pub mod stress;

@@ -19,6 +19,7 @@ use snapsolve_vision::{
 };
 
 use super::classify::{CardClassifier, CardReading};
+use super::margin;
 use super::steady::steady_doubtful_names;
 
 /// Readings below this confidence are reported as unsure.
@@ -138,15 +139,29 @@ const CUT_OFF_AREA: f32 = 0.85;
 /// picture: along an edge and clearly smaller than the median card (or, with
 /// no other card to compare, far from a card's long-over-short ratio of 1.56).
 fn split_cut_off(quads: Vec<Quad>, width: u32, height: u32) -> (Vec<Quad>, Vec<Quad>) {
+    let cut = cut_off_by_edge(&quads, width, height);
+    let (read, cut_off): (Vec<_>, Vec<_>) = quads.into_iter().zip(cut).partition(|(_, cut)| !cut);
+    (
+        read.into_iter().map(|(quad, _)| quad).collect(),
+        cut_off.into_iter().map(|(quad, _)| quad).collect(),
+    )
+}
+
+/// For each outline, whether it is a card cut off by the edge of the
+/// picture (see [`split_cut_off`]).
+pub(super) fn cut_off_by_edge(quads: &[Quad], width: u32, height: u32) -> Vec<bool> {
     let median = median_area(quads.iter());
     let several = quads.len() > 1;
-    quads.into_iter().partition(|quad| {
-        !runs_along_edge(quad, width, height)
-            || match median {
-                Some(median) if several => quad.area() >= CUT_OFF_AREA * median,
-                _ => (1.35..=1.8).contains(&quad.aspect()),
-            }
-    })
+    quads
+        .iter()
+        .map(|quad| {
+            runs_along_edge(quad, width, height)
+                && match median {
+                    Some(median) if several => quad.area() < CUT_OFF_AREA * median,
+                    _ => !(1.35..=1.8).contains(&quad.aspect()),
+                }
+        })
+        .collect()
 }
 
 /// The median area of some outlines, `None` for none.
@@ -207,7 +222,36 @@ pub const CARD_SIZES_TRIED: usize = 4;
 /// page beside the cards): the reading of each larger card size it saw is
 /// named too, and of those where most candidates are cards, the one whose
 /// cards outnumber its not-cards by the most wins (a tie keeps the first).
+///
+/// Where nothing is read and two opposite edges of the picture run through
+/// card paper (cards cut tight by the picture's edges), the picture is read
+/// again with a margin round it ([`super::margin`]).
 pub fn read_table_with(
+    photo: &Photo,
+    classifier: &dyn CardClassifier,
+    finders: Finders,
+) -> TableReading {
+    let reading = read_as_framed(photo, classifier, finders);
+    if !reading.cards.is_empty()
+        || !reading.partial.is_empty()
+        || !margin::edges_run_through_paper(&photo.image)
+    {
+        return reading;
+    }
+    let margined = margin::with_margin(&photo.image);
+    let again = read_as_framed(
+        &Photo::from_upright(margined.image.clone()),
+        classifier,
+        finders,
+    );
+    if again.cards.is_empty() {
+        return reading;
+    }
+    margined.back_into(photo, again)
+}
+
+/// [`read_table_with`] on the picture as it is framed.
+fn read_as_framed(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     finders: Finders,
@@ -841,7 +885,7 @@ fn read_turned_a_quarter(
 }
 
 /// A quadrilateral of the upright picture in the pixels as stored in the file.
-fn stored_quad(photo: &Photo, upright: &Quad) -> Quad {
+pub(super) fn stored_quad(photo: &Photo, upright: &Quad) -> Quad {
     upright.map(|p| {
         let (x, y) = photo.to_stored((p[0], p[1]));
         [x, y]
