@@ -2,8 +2,10 @@
 //! detector might cut them: each card's upright bounding box grown by
 //! MARGIN of its size on every side (parts of its neighbours in view), named
 //! as `snapsolve set card` names a picture (`name_card_picture`):
-//! `chips [MARGIN] [FIRST] [COUNT]` (default 0.2, 400, 12). Session 32
-//! measured with it (docs/evaluation.md).
+//! `chips [MARGIN] [FIRST] [COUNT] [OUT_DIR]` (default 0.2, 400, 12). With
+//! `OUT_DIR`, every chip named wrong is saved there, named by its condition,
+//! table, true card and reading. Session 32 measured with it
+//! (docs/evaluation.md).
 
 use snapsolve::set_photo::stress::{Condition, chip};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture};
@@ -23,16 +25,24 @@ fn main() {
     let margin: f32 = arg(1).and_then(|s| s.parse().ok()).unwrap_or(0.2);
     let first: usize = arg(2).and_then(|s| s.parse().ok()).unwrap_or(400);
     let count: usize = arg(3).and_then(|s| s.parse().ok()).unwrap_or(12);
+    let out = arg(4);
     let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     for condition in CONDITIONS {
         let (mut chips, mut right) = (0, 0);
         for index in first..first + count {
             let table = render_table(&condition.spec(index));
             for placed in &table.cards {
-                let read =
-                    name_card_picture(&chip(&table.image, placed, margin), classifier.as_ref());
+                let picture = chip(&table.image, placed, margin);
+                let read = name_card_picture(&picture, classifier.as_ref()).map(|r| r.card());
                 chips += 1;
-                right += usize::from(read.is_some_and(|r| r.card() == placed.card));
+                right += usize::from(read == Some(placed.card));
+                if let (Some(dir), false) = (&out, read == Some(placed.card)) {
+                    let read = read.map_or("nothing".to_string(), |c| c.to_string());
+                    let name = format!("{}-{index}-{}-as-{read}.png", condition.name(), placed.card);
+                    if let Err(e) = picture.save(std::path::Path::new(dir).join(name)) {
+                        eprintln!("{e}");
+                    }
+                }
             }
         }
         println!(
