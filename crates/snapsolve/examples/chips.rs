@@ -38,7 +38,8 @@ fn main() {
                 right += usize::from(read == Some(placed.card));
                 if let (Some(dir), false) = (&out, read == Some(placed.card)) {
                     let read = read.map_or("nothing".to_string(), |c| c.to_string());
-                    let name = format!("{}-{index}-{}-as-{read}.png", condition.name(), placed.card);
+                    let name =
+                        format!("{}-{index}-{}-as-{read}.png", condition.name(), placed.card);
                     if let Err(e) = picture.save(std::path::Path::new(dir).join(name)) {
                         eprintln!("{e}");
                     }

@@ -239,7 +239,8 @@ fn a_row_of_cards_cut_tight_by_the_pictures_edges_is_read() {
     // picture's top and bottom edges, with the ground between them. The
     // finder takes every outline along the edge for a card cut off by it;
     // before the second reading with a margin (session 33) none was read on
-    // white, grey or green alike (`examples/flat_layouts.rs`).
+    // white, grey or green alike (`examples/flat_layouts.rs`), nor one such
+    // card alone with a little ground either side.
     let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
     for (i, ground) in [[255, 255, 255], [200, 200, 200], [40, 90, 50]]
         .into_iter()
@@ -256,9 +257,14 @@ fn a_row_of_cards_cut_tight_by_the_pictures_edges_is_read() {
             for (k, face) in faces.iter().enumerate() {
                 image::imageops::replace(&mut row, face, i64::from(k as u32 * (w + gap)), 0);
             }
+            // The middle card alone, with half a gap of ground either side.
+            let alone = image::imageops::crop_imm(&row, w + gap / 2, 0, w + gap, h).to_image();
             let reading = read_table(&Photo::from_upright(row), classifier.as_ref());
             let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
             assert_eq!(read, cards, "{} on {ground:?}", edition.label());
+            let reading = read_table(&Photo::from_upright(alone), classifier.as_ref());
+            let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
+            assert_eq!(read, [cards[1]], "{} alone on {ground:?}", edition.label());
         }
     }
 }
