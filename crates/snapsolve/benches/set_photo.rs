@@ -28,7 +28,7 @@ use divan::{Bencher, black_box};
 use image::RgbImage;
 use snapsolve::images::Limits;
 use snapsolve::set_photo::classify::CardClassifier;
-use snapsolve::set_photo::network::EMBEDDED_WEIGHTS;
+use snapsolve::set_photo::network::{EMBEDDED_LONG_WEIGHTS, EMBEDDED_WEIGHTS};
 use snapsolve::set_photo::stress::Condition;
 use snapsolve::set_photo::table::{assemble_reading, card_crops, decode_table_photo, read_table};
 use snapsolve::set_photo::{FeaturesClassifier, NetworkClassifier};
@@ -145,11 +145,14 @@ fn whole_full_decode(bencher: Bencher, name: &str) {
     });
 }
 
-/// Building the network from the weights embedded in the binary (once per run of the CLI).
+/// Building the two networks from the weights embedded in the binary (once per run of the CLI).
 #[divan::bench]
 fn network_load() -> NetworkClassifier {
-    NetworkClassifier::from_safetensors(black_box(EMBEDDED_WEIGHTS), &Config::small())
-        .expect("the embedded weights load")
+    NetworkClassifier::ensemble(
+        black_box(&[EMBEDDED_WEIGHTS, EMBEDDED_LONG_WEIGHTS]),
+        &Config::small(),
+    )
+    .expect("the embedded weights load")
 }
 
 /// Decoding as the photo path does it (reduced scale for large JPEGs).

@@ -1,6 +1,7 @@
-//! The default card classifier: the `snapsolve_nn` SET card network with the
-//! weights committed in `models/set_cards.safetensors` (made by
-//! `snapsolve train set-cards`, described in `models/README.md`).
+//! The default card classifier: two `snapsolve_nn` SET card networks read
+//! together, with the weights committed in `models/set_cards.safetensors` and
+//! `models/set_cards_long.safetensors` (made by `snapsolve train set-cards`,
+//! the second with three times the steps; described in `models/README.md`).
 //!
 //! Crops are shrunk to the network's input size and normalised here, in one
 //! place, so training and reading prepare pixels identically.
@@ -14,6 +15,14 @@ use super::classify::{CardClassifier, CardReading};
 
 /// The committed weights, embedded in the binary.
 pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../../../models/set_cards.safetensors");
+
+/// The weights of the run three times as long (15,000 steps), embedded too.
+/// Alone it reads blurred cards better and the second edition's
+/// foreshortened ovals and rectangles worse; averaged with the first, every
+/// rendered stress condition reads as well or better than either's first
+/// alone (docs/evaluation.md, session 33).
+pub static EMBEDDED_LONG_WEIGHTS: &[u8] =
+    include_bytes!("../../../../models/set_cards_long.safetensors");
 
 /// Crops per forward pass: bounds memory while keeping the per-call overhead small.
 const BATCH: usize = 64;
@@ -39,14 +48,15 @@ impl From<candle_core::Error> for NetworkError {
 /// Names card crops with the SET card network.
 #[derive(Debug)]
 pub struct NetworkClassifier {
-    net: SetCardNet,
+    /// One or more networks of one shape, whose readings are averaged.
+    nets: Vec<SetCardNet>,
     config: Config,
 }
 
 impl NetworkClassifier {
-    /// The shipped network with its embedded weights.
+    /// The shipped networks with their embedded weights, read together.
     pub fn embedded() -> Result<NetworkClassifier, NetworkError> {
-        NetworkClassifier::from_safetensors(EMBEDDED_WEIGHTS, &Config::small())
+        NetworkClassifier::ensemble(&[EMBEDDED_WEIGHTS, EMBEDDED_LONG_WEIGHTS], &Config::small())
     }
 
     /// A network of shape `config` with weights from safetensors bytes.
@@ -54,22 +64,38 @@ impl NetworkClassifier {
         bytes: &[u8],
         config: &Config,
     ) -> Result<NetworkClassifier, NetworkError> {
-        if bytes.is_empty() {
+        NetworkClassifier::ensemble(&[bytes], config)
+    }
+
+    /// Networks of shape `config`, one for each set of weights (at least
+    /// one), whose readings are averaged: the mean of their attribute
+    /// probabilities, and the card probability of their mean card logit.
+    pub fn ensemble(weights: &[&[u8]], config: &Config) -> Result<NetworkClassifier, NetworkError> {
+        if weights.is_empty() {
             return Err(NetworkError(
-                "no weights (run `snapsolve train set-cards`)".into(),
+                "an ensemble needs at least one network".into(),
             ));
         }
-        let vb = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
-        Ok(NetworkClassifier::from_net(
-            SetCardNet::new(config, vb)?,
-            config,
-        ))
+        let mut nets = Vec::with_capacity(weights.len());
+        for bytes in weights {
+            if bytes.is_empty() {
+                return Err(NetworkError(
+                    "no weights (run `snapsolve train set-cards`)".into(),
+                ));
+            }
+            let vb = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
+            nets.push(SetCardNet::new(config, vb)?);
+        }
+        Ok(NetworkClassifier {
+            nets,
+            config: config.clone(),
+        })
     }
 
     /// Wraps an already built network (e.g. one being trained).
     pub fn from_net(net: SetCardNet, config: &Config) -> NetworkClassifier {
         NetworkClassifier {
-            net,
+            nets: vec![net],
             config: config.clone(),
         }
     }
@@ -90,11 +116,8 @@ impl NetworkClassifier {
                 .collect();
             let refs: Vec<&[u8]> = balanced.iter().map(Vec::as_slice).collect();
             let input = input_tensor(&refs, &self.config)?;
-            let logits = self.net.forward(&input)?;
-            let attributes = logits.narrow(1, 0, CARD_LOGIT)?;
-            let probs =
-                snapsolve_nn::train_stream::multi_head_softmax(&attributes, HEADS, CLASSES)?;
-            let card = candle_nn::ops::sigmoid(&logits.narrow(1, CARD_LOGIT, 1)?)?;
+            let (probs, card_logit) = self.mean_outputs(&input)?;
+            let card = candle_nn::ops::sigmoid(&card_logit)?;
             let card = card.flatten_all()?.to_vec1::<f32>()?;
             for (row, card) in probs.to_vec3::<f32>()?.into_iter().zip(card) {
                 let p = |a: usize| [row[a][0], row[a][1], row[a][2]];
@@ -105,6 +128,26 @@ impl NetworkClassifier {
             }
         }
         Ok(readings)
+    }
+
+    /// The networks' attribute probabilities `(batch, heads, classes)` and
+    /// card logits `(batch, 1)` for one input, each averaged over the networks.
+    fn mean_outputs(&self, input: &Tensor) -> candle_core::Result<(Tensor, Tensor)> {
+        let mut sum: Option<(Tensor, Tensor)> = None;
+        for net in &self.nets {
+            let logits = net.forward(input)?;
+            let attributes = logits.narrow(1, 0, CARD_LOGIT)?;
+            let probs =
+                snapsolve_nn::train_stream::multi_head_softmax(&attributes, HEADS, CLASSES)?;
+            let card = logits.narrow(1, CARD_LOGIT, 1)?;
+            sum = Some(match sum {
+                None => (probs, card),
+                Some((p, c)) => ((p + probs)?, (c + card)?),
+            });
+        }
+        let (probs, card) = sum.ok_or_else(|| candle_core::Error::Msg("no network".into()))?;
+        let n = self.nets.len() as f64;
+        Ok(((probs / n)?, (card / n)?))
     }
 }
 
