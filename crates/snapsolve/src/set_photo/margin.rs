@@ -8,7 +8,7 @@
 //! with a margin of its ground round it reads right; so where nothing is read
 //! and two opposite edges of the picture run through card paper, the reader
 //! reads it again with a margin ([`with_margin`]) and maps what it finds back
-//! ([`Margined::back_into`]).
+//! ([`Margin::back_into`]).
 
 use image::{Rgb, RgbImage};
 use snapsolve_vision::{Photo, Quad};
@@ -53,11 +53,10 @@ pub fn edges_run_through_paper(image: &RgbImage) -> bool {
 const MARGIN_SHARE: f32 = 0.03;
 const LEAST_MARGIN: u32 = 6;
 
-/// A picture with a margin round it, and how far its pixels moved.
-pub struct Margined {
-    /// The picture with its margin.
-    pub image: RgbImage,
-    /// The margin's width: the picture's pixel (x, y) is at (x + offset, y + offset).
+/// The margin added round a picture: its pixel (x, y) is at (x + offset,
+/// y + offset) of the margined picture.
+pub struct Margin {
+    /// The margin's width in pixels.
     pub offset: u32,
 }
 
@@ -68,20 +67,20 @@ pub struct Margined {
 /// right).
 const MARGIN_COLOUR: Rgb<u8> = Rgb([40, 40, 40]);
 
-/// The picture with a dark margin round it ([`MARGIN_COLOUR`]).
-pub fn with_margin(image: &RgbImage) -> Margined {
+/// The picture with a dark margin round it ([`MARGIN_COLOUR`]), and the margin.
+pub fn with_margin(image: &RgbImage) -> (RgbImage, Margin) {
     let (w, h) = image.dimensions();
     let offset = ((MARGIN_SHARE * w.max(h) as f32) as u32).max(LEAST_MARGIN);
     let mut out = RgbImage::from_pixel(w + 2 * offset, h + 2 * offset, MARGIN_COLOUR);
     image::imageops::replace(&mut out, image, i64::from(offset), i64::from(offset));
-    Margined { image: out, offset }
+    (out, Margin { offset })
 }
 
 /// Share of the picture above which an outline found with a margin round
 /// it is the picture itself.
 const PICTURE_SHARE: f32 = 0.9;
 
-impl Margined {
+impl Margin {
     /// A reading of the margined picture as a reading of `photo`: every
     /// outline moved back by the margin and brought to the stored pixels.
     /// A card found reaching into the margin, or running along the picture's
@@ -155,10 +154,10 @@ mod tests {
     #[test]
     fn the_picture_sits_inside_its_margin() {
         let row = row_of_paper([40, 90, 50]);
-        let margined = with_margin(&row);
-        assert_eq!(margined.offset, LEAST_MARGIN);
-        assert_eq!(margined.image.dimensions(), (132 + 12, 62 + 12));
-        assert_eq!(*margined.image.get_pixel(0, 0), MARGIN_COLOUR);
-        assert_eq!(margined.image.get_pixel(6 + 45, 6), row.get_pixel(45, 0));
+        let (margined, margin) = with_margin(&row);
+        assert_eq!(margin.offset, LEAST_MARGIN);
+        assert_eq!(margined.dimensions(), (132 + 12, 62 + 12));
+        assert_eq!(*margined.get_pixel(0, 0), MARGIN_COLOUR);
+        assert_eq!(margined.get_pixel(6 + 45, 6), row.get_pixel(45, 0));
     }
 }

@@ -238,16 +238,12 @@ pub fn read_table_with(
     {
         return reading;
     }
-    let margined = margin::with_margin(&photo.image);
-    let again = read_as_framed(
-        &Photo::from_upright(margined.image.clone()),
-        classifier,
-        finders,
-    );
+    let (margined, added) = margin::with_margin(&photo.image);
+    let again = read_as_framed(&Photo::from_upright(margined), classifier, finders);
     if again.cards.is_empty() {
         return reading;
     }
-    margined.back_into(photo, again)
+    added.back_into(photo, again)
 }
 
 /// [`read_table_with`] on the picture as it is framed.
