@@ -113,6 +113,16 @@ pub struct PartialCard {
     pub stored: Quad,
 }
 
+impl PartialCard {
+    /// The partial card of `photo` outlined by `upright`.
+    pub(super) fn in_photo(photo: &Photo, upright: Quad) -> PartialCard {
+        PartialCard {
+            stored: stored_quad(photo, &upright),
+            upright,
+        }
+    }
+}
+
 /// Whether a card's outline runs along the edge of the picture: then the card
 /// may go on beyond it. Two corners of the outline on one edge of the picture
 /// make a side that is the picture's edge, not the card's (a whole card that
@@ -306,10 +316,7 @@ fn read_as_framed(
     reading.partial = named
         .partial
         .into_iter()
-        .map(|upright| PartialCard {
-            stored: stored_quad(photo, &upright),
-            upright,
-        })
+        .map(|upright| PartialCard::in_photo(photo, upright))
         .collect();
     reading
 }
@@ -881,7 +888,7 @@ fn read_turned_a_quarter(
 }
 
 /// A quadrilateral of the upright picture in the pixels as stored in the file.
-pub(super) fn stored_quad(photo: &Photo, upright: &Quad) -> Quad {
+fn stored_quad(photo: &Photo, upright: &Quad) -> Quad {
     upright.map(|p| {
         let (x, y) = photo.to_stored((p[0], p[1]));
         [x, y]
