@@ -99,6 +99,9 @@ fn card_free(classifier: &dyn CardClassifier) -> Result<(), Box<dyn std::error::
     for kind in Lookalike::ALL {
         for _ in 0..15 {
             let reading = read(render_lookalike(kind, 200, 311, &mut rng), classifier);
+            for card in &reading.cards {
+                println!("  lookalike {kind:?} read as {} ({:.2})", card.card, card.confidence());
+            }
             (pictures, cards, wholes) = (
                 pictures + 1,
                 cards + reading.cards.len(),
