@@ -100,7 +100,11 @@ fn card_free(classifier: &dyn CardClassifier) -> Result<(), Box<dyn std::error::
         for _ in 0..15 {
             let reading = read(render_lookalike(kind, 200, 311, &mut rng), classifier);
             for card in &reading.cards {
-                println!("  lookalike {kind:?} read as {} ({:.2})", card.card, card.confidence());
+                println!(
+                    "  lookalike {kind:?} read as {} ({:.2})",
+                    card.card,
+                    card.confidence()
+                );
             }
             (pictures, cards, wholes) = (
                 pictures + 1,

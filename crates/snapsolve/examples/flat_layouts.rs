@@ -21,74 +21,22 @@ use snapsolve_vision::Photo;
 /// ground, a grey border line round each card.
 type Framing = (&'static str, usize, usize, f32, f32, [u8; 3], bool);
 
+const WHITE: [u8; 3] = [255, 255, 255];
+const GREEN: [u8; 3] = [40, 90, 50];
+const PALE: [u8; 3] = [240, 240, 240];
+
 const FRAMINGS: [Framing; 11] = [
-    (
-        "row of 3 cut tight",
-        3,
-        3,
-        0.08,
-        0.0,
-        [255, 255, 255],
-        false,
-    ),
-    (
-        "row of 3 cut tight, green",
-        3,
-        3,
-        0.08,
-        0.0,
-        [40, 90, 50],
-        false,
-    ),
+    ("row of 3 cut tight", 3, 3, 0.08, 0.0, WHITE, false),
+    ("row of 3 cut tight, green", 3, 3, 0.08, 0.0, GREEN, false),
     ("2 cut tight, grey", 2, 2, 0.08, 0.0, [200, 200, 200], false),
-    ("row of 3, margin", 3, 3, 0.08, 0.08, [255, 255, 255], false),
-    (
-        "row of 3 touching, tight",
-        3,
-        3,
-        0.0,
-        0.0,
-        [255, 255, 255],
-        true,
-    ),
-    ("12, 4 a row, gaps", 12, 4, 0.1, 0.1, [255, 255, 255], false),
-    (
-        "12, 4 a row, border",
-        12,
-        4,
-        0.1,
-        0.1,
-        [255, 255, 255],
-        true,
-    ),
+    ("row of 3, margin", 3, 3, 0.08, 0.08, WHITE, false),
+    ("row of 3 touching, tight", 3, 3, 0.0, 0.0, WHITE, true),
+    ("12, 4 a row, gaps", 12, 4, 0.1, 0.1, WHITE, false),
+    ("12, 4 a row, border", 12, 4, 0.1, 0.1, WHITE, true),
     ("12, 3 a row, grey", 12, 3, 0.1, 0.1, [225, 225, 225], false),
-    (
-        "12, 4 a row, narrow gaps",
-        12,
-        4,
-        0.03,
-        0.03,
-        [255, 255, 255],
-        false,
-    ),
-    (
-        "12, 4 a row, tight",
-        12,
-        4,
-        0.1,
-        0.0,
-        [255, 255, 255],
-        false,
-    ),
-    (
-        "6, 3 a row, grey border",
-        6,
-        3,
-        0.1,
-        0.05,
-        [240, 240, 240],
-        true,
-    ),
+    ("12, 4 a row, narrow gaps", 12, 4, 0.03, 0.03, WHITE, false),
+    ("12, 4 a row, tight", 12, 4, 0.1, 0.0, WHITE, false),
+    ("6, 3 a row, grey border", 6, 3, 0.1, 0.05, PALE, true),
 ];
 
 /// Draws `cards` laid out as `framing` says.
