@@ -33,8 +33,8 @@ use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
 use crate::quad::{Point2, Quad, sub};
 use blobs::{Symbol, groups, symbols};
 use sides::{
-    Bilinear, ColourAt, Colours, STEP_REACH, Side, distances, mirrored, pair_profile,
-    placed_by_aspect, quad_of, rectangle, refine, side_step, sides_of,
+    Bilinear, ColourAt, Colours, MOST_REFINED_MOVE, STEP_REACH, Side, distances, mirrored,
+    pair_profile, placed_by_aspect, quad_of, rectangle, refine, side_step, sides_of,
 };
 
 /// How much darker than its surroundings ink is, in levels of whiteness
@@ -233,22 +233,29 @@ fn cards_of_groups_in(
     // Cards of one table are alike: where a few are found, their width over
     // their symbols' length says how wide the others are (a free fit of a
     // card whose own sides barely show may land on a neighbour's shadow).
-    let fit = |group: &[Symbol], range: (f32, f32)| {
+    let crowded: Vec<bool> = groups
+        .iter()
+        .map(|group| ink_crowds(above_mean, group))
+        .collect();
+    let fit = |k: usize, range: (f32, f32)| {
+        let group = &groups[k];
+        if crowded[k] {
+            return None;
+        }
         fit_card(colours, group, range).filter(|(quad, _)| blank_between(above_mean, quad, group))
     };
-    let first: Vec<Option<(Quad, f32)>> = groups
-        .iter()
-        .map(|group| fit(group, HALF_WIDTH_OVER_SYMBOL))
+    let first: Vec<Option<(Quad, f32)>> = (0..groups.len())
+        .map(|k| fit(k, HALF_WIDTH_OVER_SYMBOL))
         .collect();
     let ratios: Vec<f32> = first.iter().flatten().map(|(_, ratio)| *ratio).collect();
     let fits = if let Some(range) = alike_range(ratios) {
         let alike = |ratio: f32| (range.0..=range.1).contains(&ratio);
-        groups
-            .iter()
-            .zip(first)
-            .map(|(group, fitted)| match fitted {
+        first
+            .into_iter()
+            .enumerate()
+            .map(|(k, fitted)| match fitted {
                 Some((_, ratio)) if alike(ratio) => fitted,
-                _ => fit(group, range),
+                _ => fit(k, range),
             })
             .collect()
     } else {
@@ -502,7 +509,38 @@ fn place_hidden_sides(sides: &mut [Side; 4], shows: [bool; 4], centre: Point2) {
 /// grid lines and other digits). The card's rim is left out: shadows and
 /// a neighbour's edge may lie on it.
 fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
-    let inner = quad.scaled(1.0 - RIM);
+    let (paper, foreign) = ink_counts(above_mean, &quad.scaled(1.0 - RIM), group);
+    (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
+}
+
+/// Whether the smallest card a group of symbols could have (in any range a
+/// fit tries, rim left out) already holds more ink of something else than
+/// the largest card it could have may hold ([`blank_between`]): a speck of
+/// print among print, whose fits [`blank_between`] would refuse after they
+/// cost most of a frame with no card (383 of its 424 fits; BENCHMARKS.md,
+/// session 34). Nearly, not strictly, the same test: a refined side may
+/// turn the fitted card off the smallest one's corners.
+fn ink_crowds(above_mean: &GrayImage, group: &[Symbol]) -> bool {
+    let frame = Frame::of(group);
+    let (low, high) = (
+        HALF_WIDTH_OVER_SYMBOL.0 / ALIKE_SLACK,
+        HALF_WIDTH_OVER_SYMBOL.1 * ALIKE_SLACK,
+    );
+    let clearance = STEP_REACH + CLEARANCE * frame.half_length;
+    let a = (low * frame.half_length).max(frame.symbols_u + clearance);
+    let b = (ASPECT_SLACK.0 * CARD_ASPECT * a).max(frame.symbols_v + clearance);
+    let Some(smallest) = quad_of(&rectangle(frame.centre, frame.u, frame.v, a, b)) else {
+        return false;
+    };
+    let (_, foreign) = ink_counts(above_mean, &smallest.scaled(1.0 - RIM), group);
+    let a_most = high * frame.half_length + MOST_REFINED_MOVE;
+    let b_most = ASPECT_SLACK.1 * CARD_ASPECT * a_most + MOST_REFINED_MOVE;
+    foreign as f32 > MAX_FOREIGN_INK * 4.0 * a_most * b_most
+}
+
+/// The pixels of `inner` (a card's paper) outside `group`'s symbols, and
+/// how many of them are ink.
+fn ink_counts(above_mean: &GrayImage, inner: &Quad, group: &[Symbol]) -> (usize, usize) {
     let in_symbol = |p: Point2| {
         group.iter().any(|s| {
             let d = sub(p, s.centre);
@@ -530,7 +568,7 @@ fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool 
             }
         }
     }
-    (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
+    (paper, foreign)
 }
 
 /// How clearly the faintest side of `quad` shows ([`side_step`], levels).
@@ -784,6 +822,36 @@ mod tests {
         // Three or more set it from their median whether or not they agree.
         let (low, high) = alike_range(vec![2.0, 1.25, 1.6]).expect("three");
         assert!(low < 1.6 && high > 1.6 && high < 2.0);
+    }
+
+    #[test]
+    fn a_symbol_among_print_is_crowded_and_one_on_blank_paper_is_not() {
+        // A red oval alone on a card; then the same oval with dark specks of
+        // print round it, within the smallest card it could have.
+        let oval = |specks: bool| {
+            let mut table = RgbImage::from_pixel(300, 300, Rgb([60, 60, 70]));
+            rect(&mut table, 100, 90, 100, 150, [240, 240, 238]);
+            draw_filled_ellipse_mut(&mut table, (150, 165), 30, 14, Rgb([200, 30, 40]));
+            if specks {
+                for (x, y) in [
+                    (122, 128),
+                    (172, 128),
+                    (122, 196),
+                    (172, 196),
+                    (147, 128),
+                    (147, 196),
+                ] {
+                    rect(&mut table, x, y, 6, 6, [30, 30, 30]);
+                }
+            }
+            let (white, _) = balanced_whiteness_with_histogram(&table);
+            let above_mean = above_local_mean(&white, local_mean_radius(&white));
+            let groups = groups(&symbols(&table, &above_mean, INK_DEPTH));
+            assert_eq!(groups.len(), 1, "{groups:?}");
+            ink_crowds(&above_mean, &groups[0])
+        };
+        assert!(!oval(false));
+        assert!(oval(true));
     }
 
     #[test]

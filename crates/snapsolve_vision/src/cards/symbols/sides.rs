@@ -17,6 +17,10 @@ const PROFILE_SPACING: f32 = 2.0;
 /// ends up to this many pixels either way.
 const SIDE_SHIFT: f32 = 2.0;
 const SIDE_TURN: f32 = 3.0;
+/// The furthest [`refine`] moves a side's end: shifted, turned, shifted again.
+pub(super) const MOST_REFINED_MOVE: f32 = SIDE_SHIFT + SIDE_TURN + FINAL_SHIFT;
+/// How far a side is moved again once turned.
+const FINAL_SHIFT: f32 = 1.0;
 /// Steps are read this far either side of a side, in pixels (the outline of
 /// a blurred or shrunk card spreads over two or three pixels).
 pub(super) const STEP_REACH: f32 = 1.5;
@@ -139,7 +143,7 @@ pub(super) fn refine(colours: &impl ColourAt, side: Side) -> Side {
         best_of(offsets(SIDE_SHIFT).map(|d| moved(&side, d, d)).collect()).unwrap_or(side);
     let turned =
         best_of(offsets(SIDE_TURN).map(|d| moved(&shifted, -d, d)).collect()).unwrap_or(shifted);
-    best_of(offsets(1.0).map(|d| moved(&turned, d, d)).collect()).unwrap_or(turned)
+    best_of(offsets(FINAL_SHIFT).map(|d| moved(&turned, d, d)).collect()).unwrap_or(turned)
 }
 
 /// `side` reflected through `centre`: the side opposite it on a card
