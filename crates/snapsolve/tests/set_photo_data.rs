@@ -8,8 +8,11 @@ use std::path::Path;
 use snapsolve::data::shared_data_or_skip;
 use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::eval::{evaluate_photos, parse_photo_labels};
+use snapsolve::set_photo::table::{decode_table_photo, read_table};
 use snapsolve::set_photo::{CardClassifier, FeaturesClassifier, NetworkClassifier};
 use snapsolve::train::card_negatives::card_network_trained_on;
+use snapsolve_set::Card;
+use snapsolve_vision::Limits;
 
 /// Floors for one reading of every labelled photo.
 struct Floors {
@@ -197,3 +200,44 @@ fn network_reader_names_few_cards_on_held_out_card_free_photos() {
 
 /// Most false cards allowed on the held-out card-free photos.
 const FALSE_CARDS_ON_CARD_FREE: usize = 2;
+
+/// A phone photo cut short, as a half-copied upload: `IMG_1096.JPG` (an
+/// iPhone's 12 MP photo, whose scan restarts every row of MCUs, which the
+/// decoder refused when cut anywhere before session 34) cut to 70% of its
+/// bytes is read as far as it goes, with a warning saying about 30% is
+/// missing; the cards read there are cards of the whole photo, and most of
+/// them.
+#[test]
+fn a_phone_photo_cut_short_is_read_as_far_as_it_goes() {
+    let Some(root) = shared_data_or_skip("a_phone_photo_cut_short_is_read_as_far_as_it_goes")
+    else {
+        return;
+    };
+    let bytes = std::fs::read(root.join("set/stetelepta/photos/test_images/IMG_1096.JPG"))
+        .expect("the 12 MP photo is readable");
+    let network = NetworkClassifier::embedded().expect("embedded weights load");
+    let read = |bytes: &[u8]| {
+        let photo = decode_table_photo(bytes, Limits::default()).expect("the photo decodes");
+        let cards: Vec<Card> = read_table(&photo, &network)
+            .cards
+            .iter()
+            .map(|c| c.card)
+            .collect();
+        (photo.warnings, cards)
+    };
+    let (warnings, whole) = read(&bytes);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let (warnings, cut) = read(&bytes[..bytes.len() * 7 / 10]);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        ["about 29%", "about 30%", "about 31%"]
+            .iter()
+            .any(|share| warnings[0].contains(share)),
+        "{warnings:?}"
+    );
+    assert!(cut.len() >= 6, "{cut:?} of {whole:?}");
+    assert!(
+        cut.iter().all(|card| whole.contains(card)),
+        "{cut:?} of {whole:?}"
+    );
+}

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use image::metadata::Orientation;
 
+mod restarts;
 mod scaled_jpeg;
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
 
@@ -293,6 +294,9 @@ fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo,
             "the JPEG data ends before any of the picture".into(),
         ));
     }
+    if let Some(restarts) = restarts::restarts(bytes) {
+        return decode_cut_at_restart(bytes, &restarts, limits, min_side);
+    }
     let mut photo = decode_padded(bytes, 0, limits, min_side)?;
     let mut missing_pixels = 0usize;
     let twins = [
@@ -311,6 +315,41 @@ fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo,
             }
         }
     }
+    with_missing_share(photo, missing_pixels)
+}
+
+/// A cut JPEG whose scan restarts every few MCUs ([`restarts`]), read up to
+/// its last whole interval; the MCUs after it are painted one flat grey
+/// where the file's layout says which they are.
+fn decode_cut_at_restart(
+    bytes: &[u8],
+    restarts: &restarts::Restarts,
+    limits: Limits,
+    min_side: u32,
+) -> Result<Photo, DecodeError> {
+    // A marker is added for every interval due: bounded by the size limits.
+    check_size(restarts.size.0, restarts.size.1, limits)?;
+    let (ended, whole) = restarts::ended_at_last_interval(bytes, restarts);
+    let mut photo = decode_ended(&ended, limits, min_side)?;
+    let mut missing_pixels = 0usize;
+    if let Some(missing) = restarts::missing_at(restarts, whole) {
+        for v in 0..photo.image.height() {
+            for u in 0..photo.image.width() {
+                let (x, y) = photo.to_stored((u as f32 + 0.5, v as f32 + 0.5));
+                if missing(x as u32, y as u32) {
+                    photo.image.put_pixel(u, v, image::Rgb([128, 128, 128]));
+                    missing_pixels += 1;
+                }
+            }
+        }
+    }
+    with_missing_share(photo, missing_pixels)
+}
+
+/// A cut JPEG's photo with the warning that says how much of it is missing
+/// (`missing_pixels` painted grey, or a flat band along an edge, whichever is
+/// more); an error where nearly all of it is.
+fn with_missing_share(mut photo: Photo, missing_pixels: usize) -> Result<Photo, DecodeError> {
     let total = (photo.image.width() as usize * photo.image.height() as usize).max(1);
     let missing = (missing_pixels as f32 / total as f32).max(flat_edge_share(&photo.image));
     if missing >= 0.99 {
@@ -343,17 +382,21 @@ fn decode_padded(
     ended.extend_from_slice(bytes);
     ended.resize(bytes.len() + padding, pattern);
     ended.extend_from_slice(&[0xFF, 0xD9]);
+    decode_ended(&ended, limits, min_side)
+}
+
+/// Decodes a cut JPEG given an ending (`ended`), scaled where it is large.
+fn decode_ended(ended: &[u8], limits: Limits, min_side: u32) -> Result<Photo, DecodeError> {
     let too_early = |e: DecodeError| match e {
         DecodeError::Corrupt(why) => DecodeError::Corrupt(format!(
             "the JPEG data ends before its end-of-image marker, too early to read ({why})"
         )),
         other => other,
     };
-    match scaled_jpeg::decode(&ended, limits, min_side).map_err(too_early)? {
+    match scaled_jpeg::decode(ended, limits, min_side).map_err(too_early)? {
         Some(photo) => Ok(photo),
         None => {
-            let reader =
-                ImageReader::with_format(Cursor::new(&ended[..]), image::ImageFormat::Jpeg);
+            let reader = ImageReader::with_format(Cursor::new(ended), image::ImageFormat::Jpeg);
             decode_whole(reader, limits).map_err(too_early)
         }
     }
