@@ -287,7 +287,9 @@ fn decode_whole(reader: ImageReader<Cursor<&[u8]>>, limits: Limits) -> Result<Ph
 /// falls. So the cut file is decoded three times, as it is and padded with two
 /// different bit patterns: pixels that come out the same every time came from
 /// the file; the others are painted one flat grey, so that nothing downstream
-/// mistakes decoder filling for the picture.
+/// mistakes decoder filling for the picture. A file whose scan restarts every
+/// few MCUs (phones write them) cannot be padded so: it is ended at its last
+/// whole interval instead ([`decode_cut_at_restart`]).
 fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo, DecodeError> {
     if !bytes.windows(2).any(|w| w == [0xFF, 0xDA]) {
         return Err(DecodeError::Corrupt(
