@@ -12,9 +12,10 @@ use crate::sudoku::Answer;
 use crate::sudoku_photo::{PhotoAnswer, digits_text};
 
 /// A SET photo read: `{"image": {"width", "height"}, "cards": [{"card", "corners",
-/// "confidence"}], "sets", "duplicates", "unsure", "partial": [{"corners"}],
+/// "confidence"}], "sets", "duplicates", "unsure", "partial": [{"corners", "cut_by"}],
 /// "warnings", "not_cards"}`; corners are in the pixels of the image as stored in the file, to
-/// a tenth of a pixel; `partial` lists cards cut off by the edge of the photo;
+/// a tenth of a pixel; `partial` lists cards cut off by the edge of the photo (`"cut_by":
+/// "edge"`) or by the part of the picture a file that ends early lacks (`"missing part"`);
 /// `not_cards` counts candidates the card network took for something else.
 pub fn set_photo(reading: &TableReading) -> Value {
     json!({
@@ -29,6 +30,7 @@ pub fn set_photo(reading: &TableReading) -> Value {
         "unsure": reading.unsure,
         "partial": reading.partial.iter().map(|p| json!({
             "corners": p.stored.corners.iter().map(|q| [round1(q[0]), round1(q[1])]).collect::<Vec<_>>(),
+            "cut_by": p.cut_by.name(),
         })).collect::<Vec<_>>(),
         "warnings": reading.warnings,
         "not_cards": reading.not_cards,

@@ -12,7 +12,7 @@ use image::metadata::Orientation;
 
 mod restarts;
 mod scaled_jpeg;
-use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
+use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, RgbImage};
 
 /// What a photo may be at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +134,9 @@ pub struct Photo {
     /// What the reader should know about the file, in words (a JPEG that ends
     /// early is read as far as it goes, and says so here).
     pub warnings: Vec<String>,
+    /// Where a JPEG that ends early lacks the picture: 255 on the pixels of
+    /// `image` the file did not hold (painted flat grey), 0 elsewhere.
+    pub missing: Option<GrayImage>,
 }
 
 impl Photo {
@@ -147,6 +150,7 @@ impl Photo {
             orientation: Orientation::NoTransforms,
             reduction: 1,
             warnings: Vec::new(),
+            missing: None,
         }
     }
 
@@ -275,6 +279,7 @@ fn decode_whole(reader: ImageReader<Cursor<&[u8]>>, limits: Limits) -> Result<Ph
         stored_height: height,
         reduction: 1,
         warnings: Vec::new(),
+        missing: None,
     })
 }
 
@@ -300,25 +305,30 @@ fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo,
         return decode_cut_at_restart(bytes, &restarts, limits, min_side);
     }
     let mut photo = decode_padded(bytes, 0, limits, min_side)?;
-    let mut missing_pixels = 0usize;
+    let (width, height) = photo.image.dimensions();
+    let mut missing = GrayImage::new(width, height);
     let twins = [
         decode_padded(bytes, 512, limits, min_side)?,
         decode_padded(bytes, 1024, limits, min_side)?,
     ];
     if twins
         .iter()
-        .all(|t| t.image.dimensions() == photo.image.dimensions())
+        .all(|t| t.image.dimensions() == (width, height))
     {
         let pixels = photo.image.pixels_mut().zip(twins[0].image.pixels());
-        for ((pixel, a), b) in pixels.zip(twins[1].image.pixels()) {
+        let pixels = pixels.zip(twins[1].image.pixels()).zip(missing.iter_mut());
+        for (((pixel, a), b), lacked) in pixels {
             if pixel != a || pixel != b {
-                *pixel = image::Rgb([128, 128, 128]);
-                missing_pixels += 1;
+                *pixel = MISSING_GREY;
+                *lacked = 255;
             }
         }
     }
-    with_missing_share(photo, missing_pixels)
+    with_missing(photo, missing)
 }
+
+/// The flat grey a cut JPEG's missing pixels are painted.
+const MISSING_GREY: image::Rgb<u8> = image::Rgb([128, 128, 128]);
 
 /// A cut JPEG whose scan restarts every few MCUs ([`restarts`]), read up to
 /// its last whole interval; the MCUs after it are painted one flat grey
@@ -333,28 +343,31 @@ fn decode_cut_at_restart(
     check_size(restarts.size.0, restarts.size.1, limits)?;
     let (ended, whole) = restarts::ended_at_last_interval(bytes, restarts);
     let mut photo = decode_ended(&ended, limits, min_side)?;
-    let mut missing_pixels = 0usize;
-    if let Some(missing) = restarts::missing_at(restarts, whole) {
-        for v in 0..photo.image.height() {
-            for u in 0..photo.image.width() {
+    let (width, height) = photo.image.dimensions();
+    let mut missing = GrayImage::new(width, height);
+    if let Some(lacks) = restarts::missing_at(restarts, whole) {
+        for v in 0..height {
+            for u in 0..width {
                 let (x, y) = photo.to_stored((u as f32 + 0.5, v as f32 + 0.5));
-                if missing(x as u32, y as u32) {
-                    photo.image.put_pixel(u, v, image::Rgb([128, 128, 128]));
-                    missing_pixels += 1;
+                if lacks(x as u32, y as u32) {
+                    photo.image.put_pixel(u, v, MISSING_GREY);
+                    missing.put_pixel(u, v, image::Luma([255]));
                 }
             }
         }
     }
-    with_missing_share(photo, missing_pixels)
+    with_missing(photo, missing)
 }
 
-/// A cut JPEG's photo with the warning that says how much of it is missing
-/// (`missing_pixels` painted grey, or a flat band along an edge, whichever is
-/// more); an error where nearly all of it is.
-fn with_missing_share(mut photo: Photo, missing_pixels: usize) -> Result<Photo, DecodeError> {
-    let total = (photo.image.width() as usize * photo.image.height() as usize).max(1);
-    let missing = (missing_pixels as f32 / total as f32).max(flat_edge_share(&photo.image));
-    if missing >= 0.99 {
+/// A cut JPEG's photo with where it lacks the picture (`missing`, and the
+/// flat band a decoder may have filled along an edge) and the warning that
+/// says how much that is; an error where nearly all of it is.
+fn with_missing(mut photo: Photo, mut missing: GrayImage) -> Result<Photo, DecodeError> {
+    mark_flat_edge_band(&photo.image, &mut missing);
+    let total = (missing.width() as usize * missing.height() as usize).max(1);
+    let lacked = missing.iter().filter(|&&m| m != 0).count();
+    let share = lacked as f32 / total as f32;
+    if share >= 0.99 {
         return Err(DecodeError::Corrupt(
             "the JPEG data ends before any of the picture".into(),
         ));
@@ -362,8 +375,9 @@ fn with_missing_share(mut photo: Photo, missing_pixels: usize) -> Result<Photo, 
     photo.warnings.push(format!(
         "the JPEG file ends early (cut off while copying?): about {:.0}% of the picture is missing \
          and was read as blank",
-        100.0 * missing
+        100.0 * share
     ));
+    photo.missing = Some(missing);
     Ok(photo)
 }
 
@@ -404,21 +418,35 @@ fn decode_ended(ended: &[u8], limits: Limits, min_side: u32) -> Result<Photo, De
     }
 }
 
-/// The largest share of the picture covered by a band of one flat colour
-/// along one of its edges: where a decoder filled in data the file lacked
-/// (after the EXIF turn, that band may lie along any edge).
-fn flat_edge_share(image: &RgbImage) -> f32 {
+/// Marks in `missing` the widest band of one flat colour along an edge of
+/// `image`: where a decoder filled in data the file lacked (after the EXIF
+/// turn, that band may lie along any edge).
+fn mark_flat_edge_band(image: &RgbImage, missing: &mut GrayImage) {
     let (w, h) = image.dimensions();
     if w == 0 || h == 0 {
-        return 0.0;
+        return;
     }
     let flat_row = |y: u32| (1..w).all(|x| image.get_pixel(x, y) == image.get_pixel(0, y));
     let flat_column = |x: u32| (1..h).all(|y| image.get_pixel(x, y) == image.get_pixel(x, 0));
-    let bottom = (0..h).rev().take_while(|&y| flat_row(y)).count() as f32 / h as f32;
-    let top = (0..h).take_while(|&y| flat_row(y)).count() as f32 / h as f32;
-    let right = (0..w).rev().take_while(|&x| flat_column(x)).count() as f32 / w as f32;
-    let left = (0..w).take_while(|&x| flat_column(x)).count() as f32 / w as f32;
-    bottom.max(top).max(right).max(left)
+    let bottom = (0..h).rev().take_while(|&y| flat_row(y)).count() as u32;
+    let top = (0..h).take_while(|&y| flat_row(y)).count() as u32;
+    let right = (0..w).rev().take_while(|&x| flat_column(x)).count() as u32;
+    let left = (0..w).take_while(|&x| flat_column(x)).count() as u32;
+    // Bands as shares of their side, the widest marked.
+    let bands = [
+        (bottom as f32 / h as f32, (0, h - bottom, w, h)),
+        (top as f32 / h as f32, (0, 0, w, top)),
+        (right as f32 / w as f32, (w - right, 0, w, h)),
+        (left as f32 / w as f32, (0, 0, left, h)),
+    ];
+    let widest = bands.into_iter().max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, (x0, y0, x1, y1))) = widest {
+        for y in y0..y1 {
+            for x in x0..x1 {
+                missing.put_pixel(x, y, image::Luma([255]));
+            }
+        }
+    }
 }
 
 /// Refuses sizes beyond the limits (from the header, before any pixel buffer exists).
@@ -503,6 +531,20 @@ mod tests {
             .count() as f32
             / (320.0 * 240.0);
         assert!((0.3..0.7).contains(&grey), "missing {grey}");
+        // Every grey pixel is marked missing, and nothing in the rows that arrived.
+        let missing = photo
+            .missing
+            .as_ref()
+            .expect("a cut file marks what it lacks");
+        let marked = |x: u32, y: u32| missing.get_pixel(x, y).0[0] != 0;
+        assert!(
+            photo
+                .image
+                .enumerate_pixels()
+                .all(|(x, y, p)| p.0 != [128, 128, 128] || marked(x, y))
+        );
+        assert!((0..60).all(|y| (0..320).all(|x| !marked(x, y))));
+        assert!(whole.missing.is_none());
         assert!(
             photo.warnings[0].contains("ends early"),
             "{:?}",
@@ -586,6 +628,7 @@ mod tests {
             stored_height: 1600,
             reduction: 2,
             warnings: Vec::new(),
+            missing: None,
         };
         // Upright (u, v) = (h - y, x) at the decoded size for a quarter turn.
         assert_eq!(turned.to_stored((800.0 - 210.0, 910.0)), (1820.0, 420.0));

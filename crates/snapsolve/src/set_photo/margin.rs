@@ -13,7 +13,7 @@
 use image::{Rgb, RgbImage};
 use snapsolve_vision::{Photo, Quad};
 
-use super::table::{PartialCard, TableReading, assemble_reading, cut_off_by_edge};
+use super::table::{CutBy, PartialCard, TableReading, assemble_reading, cut_off_by_edge};
 
 /// Share of an edge's pixels that must be card paper for the edge to run
 /// through cards: three cards in a row with gaps between them fill 80-90% of
@@ -120,7 +120,7 @@ impl Margin {
         reading.not_cards = margined.not_cards + pictures.len();
         reading.partial = partial
             .into_iter()
-            .map(|upright| PartialCard::in_photo(photo, upright))
+            .map(|upright| PartialCard::in_photo(photo, upright, CutBy::Edge))
             .collect();
         reading
     }

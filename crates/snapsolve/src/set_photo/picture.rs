@@ -6,7 +6,7 @@ use image::{Rgb, RgbImage};
 use snapsolve_vision::Quad;
 use snapsolve_vision::draw::{draw_label_mut, draw_quad_outline_mut, label_size};
 
-use super::table::TableReading;
+use super::table::{CutBy, TableReading};
 
 /// A name may be this much wider than its card: a little wider still reads as
 /// the card's, much wider runs over its neighbours.
@@ -133,9 +133,13 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
         let grey = Rgb([160, 160, 160]);
         draw_quad_outline_mut(image, &partial.upright, (thickness / 2.0).max(1.0), grey);
         let centre = partial.upright.centre();
+        let label = match partial.cut_by {
+            CutBy::Edge => "cut off",
+            CutBy::MissingPart => "missing",
+        };
         draw_label_mut(
             image,
-            "cut off",
+            label,
             centre[0] as i32,
             centre[1] as i32,
             12.0 * scale,

@@ -94,8 +94,9 @@ pub struct TableReading {
     pub duplicates: Vec<Vec<usize>>,
     /// Positions whose reading is below [`LOW_CONFIDENCE`].
     pub unsure: Vec<usize>,
-    /// Cards cut off by the edge of the photo: not named, left out of the SETs
-    /// (half a card cannot be read, and guessing would spoil the answer).
+    /// Cards cut off by the edge of the photo or by the part a cut file
+    /// lacks: not named, left out of the SETs (half a card cannot be read,
+    /// and guessing would spoil the answer).
     pub partial: Vec<PartialCard>,
     /// What the reader should know about the photo (a file that ends early).
     pub warnings: Vec<String>,
@@ -104,23 +105,121 @@ pub struct TableReading {
     pub not_cards: usize,
 }
 
-/// A card cut off by the edge of the photo, where it was seen.
+/// A card only part of which the photo shows, where it was seen.
 #[derive(Clone, Debug)]
 pub struct PartialCard {
     /// The visible outline in the upright picture.
     pub upright: Quad,
     /// The same in the pixels of the image as stored in the file.
     pub stored: Quad,
+    /// What hides the rest of it.
+    pub cut_by: CutBy,
+}
+
+/// What hides part of a partial card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutBy {
+    /// The edge of the photo.
+    Edge,
+    /// The part of the picture a JPEG that ends early lacks.
+    MissingPart,
+}
+
+impl CutBy {
+    /// The name a program reads (`--json`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CutBy::Edge => "edge",
+            CutBy::MissingPart => "missing part",
+        }
+    }
 }
 
 impl PartialCard {
     /// The partial card of `photo` outlined by `upright`.
-    pub(super) fn in_photo(photo: &Photo, upright: Quad) -> PartialCard {
+    pub(super) fn in_photo(photo: &Photo, upright: Quad, cut_by: CutBy) -> PartialCard {
         PartialCard {
             stored: stored_quad(photo, &upright),
             upright,
+            cut_by,
         }
     }
+}
+
+/// Points looked at along each side of a card's outline, and as many rows
+/// across it, to measure how much of it the missing part covers.
+const MISSING_SAMPLES: usize = 16;
+
+/// The share of `quad` over the part of the picture `missing` says the file
+/// lacks ([`Photo::missing`]), measured on a grid of points.
+fn share_over_missing(quad: &Quad, missing: &image::GrayImage) -> f32 {
+    let [a, b, c, d] = quad.corners;
+    let at = |k: usize| (k as f32 + 0.5) / MISSING_SAMPLES as f32;
+    let over = (0..MISSING_SAMPLES * MISSING_SAMPLES)
+        .filter(|k| {
+            // Bilinear in the corners: near enough to the projective map
+            // for a grid of looks.
+            let (s, t) = (at(k % MISSING_SAMPLES), at(k / MISSING_SAMPLES));
+            let point = |i: usize| {
+                let top = a[i] + (b[i] - a[i]) * s;
+                let bottom = d[i] + (c[i] - d[i]) * s;
+                top + (bottom - top) * t
+            };
+            lacking(missing, point(0), point(1))
+        })
+        .count();
+    over as f32 / (MISSING_SAMPLES * MISSING_SAMPLES) as f32
+}
+
+/// Whether the pixel at `(x, y)` is one the file lacks (outside the
+/// picture: no).
+fn lacking(missing: &image::GrayImage, x: f32, y: f32) -> bool {
+    let (width, height) = missing.dimensions();
+    let inside = x >= 0.0 && y >= 0.0 && x < width as f32 && y < height as f32;
+    inside && missing.get_pixel(x as u32, y as u32).0[0] != 0
+}
+
+/// Whether two corners of `quad` lie by the part of the picture the file
+/// lacks, within the slack of [`runs_along_edge`]: a side of the outline
+/// may be where the picture stops, not where the card does.
+fn runs_along_missing(quad: &Quad, missing: &image::GrayImage) -> bool {
+    let margin = (0.005 * missing.width().max(missing.height()) as f32).max(3.0);
+    let steps = [-margin, 0.0, margin];
+    let by_missing = |[x, y]: &[f32; 2]| {
+        steps
+            .iter()
+            .any(|dy| steps.iter().any(|dx| lacking(missing, x + dx, y + dy)))
+    };
+    quad.corners.iter().filter(|p| by_missing(p)).count() >= 2
+}
+
+/// A card's outline over this much of the part a cut file lacks went on
+/// into it: the finder fitted a card's shape to what shows.
+const OVER_MISSING: f32 = 0.01;
+
+/// Takes out of `cards` those the part of the picture the file lacks cuts:
+/// outlines reaching into it (the finder fits a card's shape to what shows
+/// and the network names what it sees: half a card read is a guess), and
+/// those along it clearly smaller than the median card (as cards cut off by
+/// the picture's edge, [`cut_off_by_edge`]). They come back as partial
+/// outlines.
+/// Takes out of `cards` those over the part of the picture the file lacks
+/// (the finder fits a card-shaped outline to what shows, and the network
+/// names what it sees: half a card read is a guess), as partial outlines.
+fn take_cards_over_missing_part(photo: &Photo, cards: &mut Vec<(Quad, CardReading)>) -> Vec<Quad> {
+    let Some(missing) = &photo.missing else {
+        return Vec::new();
+    };
+    let median = median_area(cards.iter().map(|(quad, _)| quad)).unwrap_or(0.0);
+    let cut = |quad: &Quad| {
+        share_over_missing(quad, missing) > OVER_MISSING
+            || (runs_along_missing(quad, missing) && quad.area() < CUT_OFF_AREA * median)
+    };
+    let (over, whole): (Vec<_>, Vec<_>) = std::mem::take(cards)
+        .into_iter()
+        .partition(|(quad, _)| cut(quad));
+    *cards = whole;
+    over.into_iter().map(|(quad, _)| quad).collect()
 }
 
 /// Whether a card's outline runs along the edge of the picture: then the card
@@ -304,6 +403,7 @@ fn read_as_framed(
     drop_repeated_names(&mut kept);
     drop_a_lone_unsure_card(&mut kept);
     drop_few_cards_in_grey_ink(photo, &mut kept);
+    let over_missing = take_cards_over_missing_part(photo, &mut kept);
     // The finder returns its cards in reading order; the detector's and
     // those found beside them come after them.
     if !detected.is_empty() || kept.len() > found_cards {
@@ -313,11 +413,10 @@ fn read_as_framed(
     let (quads, readings) = kept.into_iter().unzip();
     let mut reading = assemble_reading(photo, quads, readings);
     reading.not_cards = named.candidates - reading.cards.len();
-    reading.partial = named
-        .partial
-        .into_iter()
-        .map(|upright| PartialCard::in_photo(photo, upright))
-        .collect();
+    let cut_by = |how: CutBy| move |upright: Quad| PartialCard::in_photo(photo, upright, how);
+    reading.partial = named.partial.into_iter().map(cut_by(CutBy::Edge)).collect();
+    let over_missing = over_missing.into_iter().map(cut_by(CutBy::MissingPart));
+    reading.partial.extend(over_missing);
     reading
 }
 
@@ -970,6 +1069,40 @@ mod tests {
                 [x, bottom],
             ],
         }
+    }
+
+    #[test]
+    fn cards_the_missing_part_of_a_cut_file_cuts_are_partial() {
+        // A cut JPEG lacking the picture's lower part, from row 300 down.
+        let mut photo = white_cards_on_a_dark_table(900, 500, &[]);
+        photo.missing = Some(image::GrayImage::from_fn(900, 500, |_, y| {
+            image::Luma([if y >= 300 { 255 } else { 0 }])
+        }));
+        let reading = CardReading {
+            attribute_probabilities: [[1.0, 0.0, 0.0]; 4],
+            card_probability: Some(1.0),
+        };
+        let whole_above = card(20.0, 20.0, 100.0);
+        // A card's shape fitted to what shows, reaching into the missing part.
+        let reaching_in = card(160.0, 200.0, 100.0);
+        // Cut short where the picture stops: along it, a fifth short.
+        let cut_short = cut_at_bottom(300.0, 100.0, 0.8, 299.0);
+        // Whole, its lower side just above where the picture stops.
+        let whole_along = cut_at_bottom(440.0, 100.0, 1.0, 298.0);
+        let mut cards: Vec<(Quad, CardReading)> =
+            [whole_above, reaching_in, cut_short, whole_along]
+                .into_iter()
+                .map(|quad| (quad, reading.clone()))
+                .collect();
+        let partial = take_cards_over_missing_part(&photo, &mut cards);
+        assert_eq!(partial, vec![reaching_in, cut_short]);
+        let kept: Vec<Quad> = cards.into_iter().map(|(quad, _)| quad).collect();
+        assert_eq!(kept, vec![whole_above, whole_along]);
+        // A whole file has no missing part: nothing is taken.
+        photo.missing = None;
+        let mut cards = vec![(reaching_in, reading)];
+        assert!(take_cards_over_missing_part(&photo, &mut cards).is_empty());
+        assert_eq!(cards.len(), 1);
     }
 
     /// Candidates at `probabilities`, one card each (their name is no matter here).

@@ -6,7 +6,9 @@ use clap::Args;
 use serde_json::json;
 use snapsolve::images::{Limits, Photo, read_image};
 use snapsolve::set_photo::example::{EXAMPLE_SEED, example_photo};
-use snapsolve::set_photo::table::{Finders, TableReading, read_table_photo, read_table_with};
+use snapsolve::set_photo::table::{
+    CutBy, Finders, TableReading, read_table_photo, read_table_with,
+};
 use snapsolve::set_photo::{
     CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, draw_answer,
     name_card_picture,
@@ -135,10 +137,23 @@ fn print_text(reading: &TableReading, name: &str, max_sets: usize) {
             positions.join(", ")
         );
     }
-    match reading.partial.len() {
-        0 => {}
-        1 => outln!("  1 card cut off by the edge of the photo: left out"),
-        n => outln!("  {n} cards cut off by the edge of the photo: left out"),
+    for (cut_by, by_what) in [
+        (CutBy::Edge, "cut off by the edge of the photo"),
+        (
+            CutBy::MissingPart,
+            "partly in the part of the photo that is missing",
+        ),
+    ] {
+        match reading
+            .partial
+            .iter()
+            .filter(|p| p.cut_by == cut_by)
+            .count()
+        {
+            0 => {}
+            1 => outln!("  1 card {by_what}: left out"),
+            n => outln!("  {n} cards {by_what}: left out"),
+        }
     }
     match reading.sets.len() {
         0 => outln!("no SET"),

@@ -57,6 +57,7 @@ pub(super) fn decode(
         stored_height: height,
         reduction,
         warnings: Vec::new(),
+        missing: None,
     }))
 }
 
