@@ -7,7 +7,7 @@ use std::path::Path;
 
 use snapsolve::data::shared_data_or_skip;
 use snapsolve::set_photo::distort::Distortion;
-use snapsolve::set_photo::eval::{evaluate_photos, parse_photo_labels};
+use snapsolve::set_photo::eval::{PhotoSpoil, evaluate_photos, parse_photo_labels};
 use snapsolve::set_photo::table::{CutBy, decode_table_photo, read_table};
 use snapsolve::set_photo::{CardClassifier, FeaturesClassifier, NetworkClassifier};
 use snapsolve::train::card_negatives::card_network_trained_on;
@@ -33,7 +33,16 @@ fn check_photos(
     let text = std::fs::read_to_string(root.join("set/photos.jsonl"))
         .expect("set/photos.jsonl is readable");
     let labels = parse_photo_labels(&text).expect("labels parse");
-    let scores = evaluate_photos(&labels, root, classifier, distortion).decks;
+    let scores = evaluate_photos(
+        &labels,
+        root,
+        classifier,
+        PhotoSpoil {
+            distortion,
+            cut_at: None,
+        },
+    )
+    .decks;
     let std = &scores["std"];
     let alt = &scores["alt_rect_dotted"];
     eprintln!("{distortion:?}\nstd {std:?}\nalt {alt:?}");
@@ -139,7 +148,7 @@ fn network_reader_keeps_its_accuracy_per_source_on_the_newer_photos() {
         .expect("set/more_photos.jsonl is readable");
     let labels = parse_photo_labels(&text).expect("labels parse");
     let network = NetworkClassifier::embedded().expect("embedded weights load");
-    let scores = evaluate_photos(&labels, &root, &network, None);
+    let scores = evaluate_photos(&labels, &root, &network, PhotoSpoil::default());
     let floors = [
         ("errcw/set-solver (std)", 1.0),
         ("perimosocordiae/set-finder (std)", 0.98),
@@ -186,7 +195,7 @@ fn network_reader_names_few_cards_on_held_out_card_free_photos() {
     labels.retain(|l| !card_network_trained_on(&l.image));
     assert!(labels.len() >= 80, "{} held-out photos", labels.len());
     let network = NetworkClassifier::embedded().expect("embedded weights load");
-    let scores = evaluate_photos(&labels, &root, &network, None);
+    let scores = evaluate_photos(&labels, &root, &network, PhotoSpoil::default());
     let false_cards: usize = scores.decks.values().map(|s| s.false_cards).sum();
     eprintln!(
         "{} held-out card-free photos: {false_cards} false cards",

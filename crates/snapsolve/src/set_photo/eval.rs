@@ -12,12 +12,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use snapsolve_set::{Attribute, Card};
-use snapsolve_vision::{Limits, read_image};
+use snapsolve_vision::{DecodeError, Limits, Photo, read_bytes, read_image};
 
 use super::classify::CardClassifier;
 use super::distort::{CropSpoiler, Distortion};
 use super::name_card_picture_spoilt;
-use super::table::{read_table, read_table_photo};
+use super::table::{decode_table_photo, read_table};
 
 /// Totals for one deck edition.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,6 +38,9 @@ pub struct EditionScore {
     pub attribute_right: [usize; 4],
     /// Photos whose cards were all read right, with none missing or extra.
     pub tables_right: usize,
+    /// Cards seen in part (cut off by the photo's edge or by the part a cut
+    /// file lacks), not named (photos only).
+    pub partial: usize,
     /// Per attribute (number, color, shading, shape), counts of paired cards
     /// by true value (rows) and read value (columns).
     pub confusion: [[[usize; 3]; 3]; 4],
@@ -95,6 +98,7 @@ impl EditionScore {
         self.false_cards += other.false_cards;
         self.right += other.right;
         self.tables_right += other.tables_right;
+        self.partial += other.partial;
         for a in 0..4 {
             self.attribute_right[a] += other.attribute_right[a];
             for t in 0..3 {
@@ -240,11 +244,11 @@ pub fn evaluate_photos(
     labels: &[PhotoLabel],
     root: &Path,
     classifier: &dyn CardClassifier,
-    distortion: Option<Distortion>,
+    spoil: PhotoSpoil,
 ) -> PhotoScores {
     let mut scores = PhotoScores::default();
     for label in labels {
-        let one = score_photo(label, root, classifier, distortion);
+        let one = score_photo(label, root, classifier, spoil);
         let source = format!("{} ({})", label.source, label.deck);
         scores.sources.entry(source).or_default().add(&one);
         scores
@@ -256,12 +260,22 @@ pub fn evaluate_photos(
     scores
 }
 
+/// What is done to each labelled photo before it is read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhotoSpoil {
+    /// Its decoded picture spoilt so.
+    pub distortion: Option<Distortion>,
+    /// Its file cut after this share of its bytes, as a half-copied upload
+    /// (cards the missing part cuts are then partial, [`EditionScore::partial`]).
+    pub cut_at: Option<f32>,
+}
+
 /// The score of one labelled photo.
 fn score_photo(
     label: &PhotoLabel,
     root: &Path,
     classifier: &dyn CardClassifier,
-    distortion: Option<Distortion>,
+    spoil: PhotoSpoil,
 ) -> EditionScore {
     let mut score = EditionScore {
         items: 1,
@@ -269,7 +283,7 @@ fn score_photo(
         ..EditionScore::default()
     };
     let start = Instant::now();
-    let photo = match read_table_photo(&root.join(&label.image), Limits::default()) {
+    let photo = match read_spoilt_photo(&root.join(&label.image), spoil) {
         Ok(photo) => photo,
         Err(e) => {
             score.failures.push(format!("{}: {e}", label.image));
@@ -277,17 +291,27 @@ fn score_photo(
             return score;
         }
     };
-    let photo = match distortion {
-        Some(distortion) => distortion.apply(photo),
-        None => photo,
-    };
     let reading = read_table(&photo, classifier);
     score.millis.push(start.elapsed().as_secs_f64() * 1e3);
+    score.partial += reading.partial.len();
     let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
     if score.tally(&read, &label.cards) {
         score.tables_right += 1;
     }
     score
+}
+
+/// A table photo read from `path` and spoilt as `spoil` says.
+fn read_spoilt_photo(path: &Path, spoil: PhotoSpoil) -> Result<Photo, DecodeError> {
+    let bytes = read_bytes(path, Limits::default())?;
+    let kept = spoil.cut_at.map_or(bytes.len(), |share| {
+        (bytes.len() as f32 * share.clamp(0.0, 1.0)) as usize
+    });
+    let photo = decode_table_photo(&bytes[..kept], Limits::default())?;
+    Ok(match spoil.distortion {
+        Some(distortion) => distortion.apply(photo),
+        None => photo,
+    })
 }
 
 /// One labelled crop: `image,card,deck,...` rows of `crops.csv`.

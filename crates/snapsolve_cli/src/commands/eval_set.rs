@@ -6,8 +6,8 @@ use clap::Args;
 use serde_json::json;
 use snapsolve::set_photo::distort::{CropSpoiler, Distortion};
 use snapsolve::set_photo::eval::{
-    EditionScore, PhotoScores, Scores, evaluate_crops, evaluate_photos, parse_crop_labels,
-    parse_photo_labels,
+    EditionScore, PhotoScores, PhotoSpoil, Scores, evaluate_crops, evaluate_photos,
+    parse_crop_labels, parse_photo_labels,
 };
 use snapsolve::train::card_negatives::card_network_trained_on;
 use snapsolve_set::Attribute;
@@ -39,6 +39,12 @@ pub struct EvalArgs {
     /// small, turned, jpeg), to see how the reader copes.
     #[arg(long, value_name = "NAME", value_parser = distortion_name)]
     distort: Option<Distortion>,
+    /// Photos only: read each photo's file cut after this share of its bytes
+    /// (0.6: the first 60%), as a half-copied upload. Cards read that are
+    /// not on the table are then `found + false - right`; cards the missing
+    /// part cuts count as partial.
+    #[arg(long, value_name = "SHARE", value_parser = share_of_bytes)]
+    cut_at: Option<f32>,
     /// Crops only: spoil each view `set card` reads of a picture (the whole
     /// picture and the card cut out of it) as a moving phone's video would
     /// (motion-blur, defocus, low-res, washed-out) before naming it.
@@ -51,6 +57,15 @@ fn spoiler_name(name: &str) -> Result<CropSpoiler, String> {
         let names: Vec<&str> = CropSpoiler::ALL.iter().map(|d| d.name()).collect();
         format!("no spoiler {name:?}; there are {}", names.join(", "))
     })
+}
+
+fn share_of_bytes(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!(
+            "{text:?} is not a share of the file between 0 and 1 (0.6: its first 60%)"
+        )),
+    }
 }
 
 fn distortion_name(name: &str) -> Result<Distortion, String> {
@@ -86,10 +101,16 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
                 listed - labels.len()
             );
         }
-        evaluate_photos(&labels, &args.root, classifier.as_ref(), args.distort)
+        let spoil = PhotoSpoil {
+            distortion: args.distort,
+            cut_at: args.cut_at,
+        };
+        evaluate_photos(&labels, &args.root, classifier.as_ref(), spoil)
     } else {
-        if args.distort.is_some() {
-            return Err(CliError::usage("--distort applies to photos, not crops"));
+        if args.distort.is_some() || args.cut_at.is_some() {
+            return Err(CliError::usage(
+                "--distort and --cut-at apply to photos, not crops",
+            ));
         }
         let mut labels = Vec::new();
         for text in &texts {
@@ -115,7 +136,7 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
 fn scores_json(scores: &Scores) -> serde_json::Value {
     json!(scores.iter().map(|(group, s)| (group.clone(), json!({
         "items": s.items, "cards": s.cards, "found": s.found, "missed": s.missed,
-        "false_cards": s.false_cards, "card_accuracy": s.card_accuracy(),
+        "false_cards": s.false_cards, "partial": s.partial, "card_accuracy": s.card_accuracy(),
         "attribute_accuracy": {"number": s.attribute_accuracy(0), "color": s.attribute_accuracy(1),
             "shading": s.attribute_accuracy(2), "shape": s.attribute_accuracy(3)},
         "confusion": confusion_json(s),
@@ -156,10 +177,11 @@ fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
         outln!("{deck}: {} {what}, {} cards", s.items, s.cards);
         if photos {
             outln!(
-                "  found {}  missed {}  false cards {}",
+                "  found {}  missed {}  false cards {}  partial {}",
                 s.found,
                 s.missed,
-                s.false_cards
+                s.false_cards,
+                s.partial
             );
         }
         if s.cards == 0 {
