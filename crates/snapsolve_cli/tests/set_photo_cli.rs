@@ -92,25 +92,30 @@ fn bad_files_get_a_clear_error_and_exit_2_from_every_photo_command() {
 }
 
 #[test]
-fn a_cut_jpeg_is_read_as_far_as_it_goes_with_a_warning() {
+fn a_cut_jpeg_or_png_is_read_as_far_as_it_goes_with_a_warning() {
     // A noisy picture (no flat rows), cut half way through its pixel data.
     let image = RgbImage::from_fn(320, 240, |x, y| {
         let v = ((x * 7919 + y * 104_729) % 251) as u8;
         Rgb([v, 255 - v, v / 2])
     });
-    let jpeg = encoded(&image, ImageFormat::Jpeg);
-    let path = write("cut.jpg", &jpeg[..jpeg.len() / 2]);
-    let output = snapsolve(&["set", "photo", path.to_str().expect("utf-8"), "--json"]);
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("warning") && stderr.contains("ends early"),
-        "{stderr}"
-    );
-    let json: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("the answer is JSON");
-    let warnings = json["warnings"].as_array().expect("a list of warnings");
-    assert_eq!(warnings.len(), 1, "{json}");
+    for (format, name) in [
+        (ImageFormat::Jpeg, "cut.jpg"),
+        (ImageFormat::Png, "cut.png"),
+    ] {
+        let bytes = encoded(&image, format);
+        let path = write(name, &bytes[..bytes.len() / 2]);
+        let output = snapsolve(&["set", "photo", path.to_str().expect("utf-8"), "--json"]);
+        assert!(output.status.success(), "{name}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("warning") && stderr.contains("ends early"),
+            "{name}: {stderr}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("the answer is JSON");
+        let warnings = json["warnings"].as_array().expect("a list of warnings");
+        assert_eq!(warnings.len(), 1, "{name}: {json}");
+    }
 }
 
 #[test]

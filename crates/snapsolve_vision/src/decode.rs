@@ -10,6 +10,7 @@ use std::path::Path;
 
 use image::metadata::Orientation;
 
+mod cut_png;
 mod restarts;
 mod scaled_jpeg;
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, RgbImage};
@@ -258,7 +259,16 @@ pub fn decode_photo_reduced(
             return Ok(photo);
         }
     }
-    decode_whole(reader, limits)
+    let png = reader.format() == Some(image::ImageFormat::Png);
+    match decode_whole(reader, limits) {
+        Err(DecodeError::Corrupt(why)) if png && !cut_png::ends_whole(bytes) => {
+            match cut_png::decode(bytes, limits)? {
+                Some((photo, missing)) => with_missing(photo, missing, "PNG"),
+                None => Err(DecodeError::Corrupt(why)),
+            }
+        }
+        decoded => decoded,
+    }
 }
 
 /// Decodes at full size, whatever the format, applying the EXIF orientation.
@@ -324,7 +334,7 @@ fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo,
             }
         }
     }
-    with_missing(photo, missing)
+    with_missing(photo, missing, "JPEG")
 }
 
 /// The flat grey a cut JPEG's missing pixels are painted.
@@ -356,25 +366,29 @@ fn decode_cut_at_restart(
             }
         }
     }
-    with_missing(photo, missing)
+    with_missing(photo, missing, "JPEG")
 }
 
-/// A cut JPEG's photo with where it lacks the picture (`missing`, and the
+/// A cut file's photo with where it lacks the picture (`missing`, and the
 /// flat band a decoder may have filled along an edge) and the warning that
 /// says how much that is; an error where nearly all of it is.
-fn with_missing(mut photo: Photo, mut missing: GrayImage) -> Result<Photo, DecodeError> {
+fn with_missing(
+    mut photo: Photo,
+    mut missing: GrayImage,
+    format: &str,
+) -> Result<Photo, DecodeError> {
     mark_flat_edge_band(&photo.image, &mut missing);
     let total = (missing.width() as usize * missing.height() as usize).max(1);
     let lacked = missing.iter().filter(|&&m| m != 0).count();
     let share = lacked as f32 / total as f32;
     if share >= 0.99 {
-        return Err(DecodeError::Corrupt(
-            "the JPEG data ends before any of the picture".into(),
-        ));
+        return Err(DecodeError::Corrupt(format!(
+            "the {format} data ends before any of the picture"
+        )));
     }
     photo.warnings.push(format!(
-        "the JPEG file ends early (cut off while copying?): about {:.0}% of the picture is missing \
-         and was read as blank",
+        "the {format} file ends early (cut off while copying?): about {:.0}% of the picture is \
+         missing and was read as blank",
         100.0 * share
     ));
     photo.missing = Some(missing);
