@@ -213,11 +213,6 @@ fn a_card_cut_off_by_the_edge_is_never_named() {
     );
 }
 
-/// A card drawn flat, filling its picture (its rounded corners on white).
-fn flat_card(card: Card, edition: Edition, width: u32) -> image::RgbImage {
-    flat_card_on(card, edition, width, [255, 255, 255])
-}
-
 /// A card drawn flat, filling its picture, its rounded corners on `ground`.
 fn flat_card_on(card: Card, edition: Edition, width: u32, ground: [u8; 3]) -> image::RgbImage {
     let style = snapsolve_synth::CardStyle::nominal(edition);
