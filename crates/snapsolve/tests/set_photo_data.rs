@@ -254,3 +254,42 @@ fn a_phone_photo_cut_short_is_read_as_far_as_it_goes() {
         "{cut:?} of {whole:?}"
     );
 }
+
+/// A progressive photo cut short: `vidagy/photos/set_board5.jpg` (progressive,
+/// 12 cards) cut to a fifth of its bytes holds its first passes, so the whole
+/// picture is there with less detail: nothing is marked missing (a cut
+/// progressive file used to lose thin lines of pixels to grey, and a card
+/// across one was reported partial), and its 12 cards read as from the
+/// whole file.
+#[test]
+fn a_progressive_photo_cut_short_is_read_whole_with_less_detail() {
+    let Some(root) =
+        shared_data_or_skip("a_progressive_photo_cut_short_is_read_whole_with_less_detail")
+    else {
+        return;
+    };
+    let bytes = std::fs::read(root.join("set/vidagy/photos/set_board5.jpg"))
+        .expect("the progressive photo is readable");
+    let network = NetworkClassifier::embedded().expect("embedded weights load");
+    let read = |bytes: &[u8]| {
+        let photo = decode_table_photo(bytes, Limits::default()).expect("the photo decodes");
+        let mut cards: Vec<Card> = read_table(&photo, &network)
+            .cards
+            .iter()
+            .map(|c| c.card)
+            .collect();
+        cards.sort_by_key(|c| c.index());
+        (photo, cards)
+    };
+    let (_, whole) = read(&bytes);
+    let (photo, cut) = read(&bytes[..bytes.len() / 5]);
+    assert!(photo.missing.is_none());
+    assert_eq!(photo.warnings.len(), 1, "{:?}", photo.warnings);
+    assert!(
+        photo.warnings[0].contains("less detail"),
+        "{:?}",
+        photo.warnings
+    );
+    assert_eq!(whole.len(), 12);
+    assert_eq!(cut, whole);
+}

@@ -304,7 +304,9 @@ fn decode_whole(reader: ImageReader<Cursor<&[u8]>>, limits: Limits) -> Result<Ph
 /// the file; the others are painted one flat grey, so that nothing downstream
 /// mistakes decoder filling for the picture. A file whose scan restarts every
 /// few MCUs (phones write them) cannot be padded so: it is ended at its last
-/// whole interval instead ([`decode_cut_at_restart`]).
+/// whole interval instead ([`decode_cut_at_restart`]). A progressive file cut
+/// after its first scan holds the whole picture with less detail: it is read
+/// so, nothing marked missing.
 fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo, DecodeError> {
     if !bytes.windows(2).any(|w| w == [0xFF, 0xDA]) {
         return Err(DecodeError::Corrupt(
@@ -313,6 +315,17 @@ fn decode_cut_jpeg(bytes: &[u8], limits: Limits, min_side: u32) -> Result<Photo,
     }
     if let Some(restarts) = restarts::restarts(bytes) {
         return decode_cut_at_restart(bytes, &restarts, limits, min_side);
+    }
+    if restarts::progressive_past_first_scan(bytes) {
+        // Later scans only refine: the file ended is the whole picture with
+        // less detail (what a browser shows while a progressive photo loads).
+        let mut photo = decode_padded(bytes, 0, limits, min_side)?;
+        photo.warnings.push(
+            "the JPEG file ends early (cut off while copying?): it is progressive and only its \
+             first passes arrived, so the picture is read with less detail"
+                .into(),
+        );
+        return Ok(photo);
     }
     let mut photo = decode_padded(bytes, 0, limits, min_side)?;
     let (width, height) = photo.image.dimensions();

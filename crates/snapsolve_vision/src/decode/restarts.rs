@@ -36,12 +36,25 @@ struct McuGrid {
     mcu_height: u32,
 }
 
-/// The restart intervals of `bytes`' last scan, if it has any.
-pub(super) fn restarts(bytes: &[u8]) -> Option<Restarts> {
-    let mut interval = 0u32;
-    let mut frame: Option<Frame> = None;
-    let mut last_scan: Option<(usize, u8)> = None;
-    let mut scans = 0;
+/// What walking a JPEG's markers up to its last scan's data finds.
+struct Markers {
+    /// MCUs per restart interval (0: none).
+    interval: u32,
+    frame: Option<Frame>,
+    /// Where the last scan's data begins, and its component count.
+    last_scan: Option<(usize, u8)>,
+    /// Scans begun.
+    scans: u32,
+}
+
+/// Walks `bytes`' markers (skipping each scan's data) as far as they go.
+fn walk(bytes: &[u8]) -> Option<Markers> {
+    let mut found = Markers {
+        interval: 0,
+        frame: None,
+        last_scan: None,
+        scans: 0,
+    };
     let mut pos = 2;
     while pos + 4 <= bytes.len() {
         if bytes[pos] != 0xFF {
@@ -57,15 +70,15 @@ pub(super) fn restarts(bytes: &[u8]) -> Option<Restarts> {
                 let segment = bytes.get(pos + 4..pos + 2 + length)?;
                 match marker {
                     0xDD => {
-                        interval =
+                        found.interval =
                             u32::from(u16::from_be_bytes([*segment.first()?, *segment.get(1)?]))
                     }
                     0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
-                        frame = Frame::parse(marker, segment)
+                        found.frame = Frame::parse(marker, segment)
                     }
                     0xDA => {
-                        scans += 1;
-                        last_scan = Some((pos + 2 + length, *segment.first()?));
+                        found.scans += 1;
+                        found.last_scan = Some((pos + 2 + length, *segment.first()?));
                         pos = next_marker(bytes, pos + 2 + length);
                         continue;
                     }
@@ -75,6 +88,24 @@ pub(super) fn restarts(bytes: &[u8]) -> Option<Restarts> {
             }
         }
     }
+    Some(found)
+}
+
+/// Whether a cut JPEG is progressive and holds its first scan whole (a
+/// second has begun): every MCU then has its coarse colour, and the cut
+/// only leaves out detail.
+pub(super) fn progressive_past_first_scan(bytes: &[u8]) -> bool {
+    walk(bytes).is_some_and(|m| m.frame.is_some_and(|f| !f.baseline) && m.scans >= 2)
+}
+
+/// The restart intervals of `bytes`' last scan, if it has any.
+pub(super) fn restarts(bytes: &[u8]) -> Option<Restarts> {
+    let Markers {
+        interval,
+        frame,
+        last_scan,
+        scans,
+    } = walk(bytes)?;
     let ((scan_data, components), frame) = (last_scan?, frame?);
     if interval == 0 {
         return None;
@@ -225,5 +256,23 @@ mod tests {
         bytes.extend_from_slice(&[0x12, 0x34]);
         assert_eq!(restarts(&bytes), None);
         assert_eq!(restarts(&[0xFF, 0xD8, 0x00]), None);
+    }
+
+    #[test]
+    fn a_progressive_file_is_past_its_first_scan_once_a_second_begins() {
+        let scan = [0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0, 0x12, 0xFF, 0x00, 0x34];
+        // A progressive frame (SOF2), one component.
+        let mut first = vec![
+            0xFF, 0xD8, 0xFF, 0xC2, 0, 11, 8, 0, 16, 0, 16, 1, 1, 0x11, 0,
+        ];
+        first.extend_from_slice(&scan);
+        assert!(!progressive_past_first_scan(&first));
+        let mut second = first.clone();
+        second.extend_from_slice(&scan[..12]);
+        assert!(progressive_past_first_scan(&second));
+        // The same scans in a baseline frame (SOF0): each holds its own part.
+        let mut baseline = second.clone();
+        baseline[3] = 0xC0;
+        assert!(!progressive_past_first_scan(&baseline));
     }
 }
