@@ -8,11 +8,11 @@ use std::path::Path;
 use snapsolve::data::shared_data_or_skip;
 use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::eval::{PhotoSpoil, evaluate_photos, parse_photo_labels};
-use snapsolve::set_photo::table::{CutBy, decode_table_photo, read_table};
+use snapsolve::set_photo::table::{CutBy, TableReading, decode_table_photo, read_table};
 use snapsolve::set_photo::{CardClassifier, FeaturesClassifier, NetworkClassifier};
 use snapsolve::train::card_negatives::card_network_trained_on;
 use snapsolve_set::Card;
-use snapsolve_vision::Limits;
+use snapsolve_vision::{Limits, Photo};
 
 /// Floors for one reading of every labelled photo.
 struct Floors {
@@ -210,6 +210,13 @@ fn network_reader_names_few_cards_on_held_out_card_free_photos() {
 /// Most false cards allowed on the held-out card-free photos.
 const FALSE_CARDS_ON_CARD_FREE: usize = 2;
 
+/// A photo's bytes decoded as `set photo` decodes them, and its table read.
+fn decoded_and_read(bytes: &[u8], network: &NetworkClassifier) -> (Photo, TableReading) {
+    let photo = decode_table_photo(bytes, Limits::default()).expect("the photo decodes");
+    let reading = read_table(&photo, network);
+    (photo, reading)
+}
+
 /// A phone photo cut short, as a half-copied upload: `IMG_1096.JPG` (an
 /// iPhone's 12 MP photo, whose scan restarts every row of MCUs, which the
 /// decoder refused when cut anywhere before session 34) cut to 70% of its
@@ -226,8 +233,7 @@ fn a_phone_photo_cut_short_is_read_as_far_as_it_goes() {
         .expect("the 12 MP photo is readable");
     let network = NetworkClassifier::embedded().expect("embedded weights load");
     let read = |bytes: &[u8]| {
-        let photo = decode_table_photo(bytes, Limits::default()).expect("the photo decodes");
-        let reading = read_table(&photo, &network);
+        let (photo, reading) = decoded_and_read(bytes, &network);
         let cards: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
         let cut_by = reading.partial.iter().map(|p| p.cut_by).collect::<Vec<_>>();
         (photo.warnings, cards, cut_by)
@@ -272,12 +278,8 @@ fn a_progressive_photo_cut_short_is_read_whole_with_less_detail() {
         .expect("the progressive photo is readable");
     let network = NetworkClassifier::embedded().expect("embedded weights load");
     let read = |bytes: &[u8]| {
-        let photo = decode_table_photo(bytes, Limits::default()).expect("the photo decodes");
-        let mut cards: Vec<Card> = read_table(&photo, &network)
-            .cards
-            .iter()
-            .map(|c| c.card)
-            .collect();
+        let (photo, reading) = decoded_and_read(bytes, &network);
+        let mut cards: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
         cards.sort_by_key(|c| c.index());
         (photo, cards)
     };

@@ -144,12 +144,24 @@ impl Photo {
     /// A picture that is already upright and whole: no EXIF turn, no reduced
     /// decoding, nothing to warn about (rendered or spoilt pictures).
     pub fn from_upright(image: RgbImage) -> Photo {
+        let stored = image.dimensions();
+        Photo::decoded(image, Orientation::NoTransforms, stored, 1)
+    }
+
+    /// A photo decoded whole: `image` upright after `orientation`, from a
+    /// file storing `stored` pixels, `reduction` of them a pixel each way.
+    fn decoded(
+        image: RgbImage,
+        orientation: Orientation,
+        (stored_width, stored_height): (u32, u32),
+        reduction: u32,
+    ) -> Photo {
         Photo {
-            stored_width: image.width(),
-            stored_height: image.height(),
             image,
-            orientation: Orientation::NoTransforms,
-            reduction: 1,
+            orientation,
+            stored_width,
+            stored_height,
+            reduction,
             warnings: Vec::new(),
             missing: None,
         }
@@ -282,15 +294,12 @@ fn decode_whole(reader: ImageReader<Cursor<&[u8]>>, limits: Limits) -> Result<Ph
     let mut image =
         DynamicImage::from_decoder(decoder).map_err(|e| DecodeError::Corrupt(e.to_string()))?;
     image.apply_orientation(orientation);
-    Ok(Photo {
-        image: image.into_rgb8(),
+    Ok(Photo::decoded(
+        image.into_rgb8(),
         orientation,
-        stored_width: width,
-        stored_height: height,
-        reduction: 1,
-        warnings: Vec::new(),
-        missing: None,
-    })
+        (width, height),
+        1,
+    ))
 }
 
 /// A JPEG that ends before its end-of-image marker (a half-copied upload), read

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod example;
 pub mod features;
 pub mod margin;
+mod missing_part;
 pub mod picture;
 pub mod steady;
 pub mod stress;

@@ -80,15 +80,7 @@ pub(super) fn decode(
     };
     let image = turn(DynamicImage::ImageRgb8(image)).into_rgb8();
     let missing = turn(DynamicImage::ImageLuma8(missing)).into_luma8();
-    let photo = Photo {
-        image,
-        orientation,
-        stored_width: width,
-        stored_height: height,
-        reduction: 1,
-        warnings: Vec::new(),
-        missing: None,
-    };
+    let photo = Photo::decoded(image, orientation, (width, height), 1);
     Ok(Some((photo, missing)))
 }
 

@@ -50,15 +50,12 @@ pub(super) fn decode(
         .unwrap_or(Orientation::NoTransforms);
     let mut image = DynamicImage::ImageRgb8(image);
     image.apply_orientation(orientation);
-    Ok(Some(Photo {
-        image: image.into_rgb8(),
+    Ok(Some(Photo::decoded(
+        image.into_rgb8(),
         orientation,
-        stored_width: width,
-        stored_height: height,
+        (width, height),
         reduction,
-        warnings: Vec::new(),
-        missing: None,
-    }))
+    )))
 }
 
 /// The largest of 1, 2, 4 and 8 that keeps the longer side at least `min_side`.
