@@ -175,7 +175,7 @@ mod tests {
         // A card 60 pixels wide: two lines, each no wider than the card allows.
         let (lines, height) = name_lines(name, 60.0, 12.0);
         assert_eq!(lines, ["3 purple", "striped squiggle"]);
-        assert!(height >= SMALLEST_NAME && height <= 12.0);
+        assert!((SMALLEST_NAME..=12.0).contains(&height));
         for line in &lines {
             assert!(label_size(line, height).0 as f32 <= NAME_OVERHANG * 60.0 + 1.0);
         }
