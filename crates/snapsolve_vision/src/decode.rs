@@ -132,10 +132,10 @@ pub struct Photo {
     /// Stored pixels per pixel of `image` along each side: 1, or 2, 4 or 8
     /// for a JPEG decoded at a reduced scale ([`decode_photo_reduced`]).
     pub reduction: u32,
-    /// What the reader should know about the file, in words (a JPEG that ends
-    /// early is read as far as it goes, and says so here).
+    /// What the reader should know about the file, in words (a JPEG or PNG
+    /// that ends early is read as far as it goes, and says so here).
     pub warnings: Vec<String>,
-    /// Where a JPEG that ends early lacks the picture: 255 on the pixels of
+    /// Where a file that ends early lacks the picture: 255 on the pixels of
     /// `image` the file did not hold (painted flat grey), 0 elsewhere.
     pub missing: Option<GrayImage>,
 }

@@ -51,28 +51,22 @@ pub(super) fn decode(
         .unwrap_or(Orientation::NoTransforms);
     let channels = reader.output_color_type().0.samples();
     let mut image = RgbImage::from_pixel(width, height, MISSING_GREY);
-    let mut missing = GrayImage::from_pixel(width, height, image::Luma([255]));
     let mut rows = 0;
-    while rows < height {
+    for pixels in image.rows_mut() {
         let Ok(Some(row)) = reader.next_row() else {
             break;
         };
-        let pixels = image.rows_mut().nth(rows as usize);
-        for (pixel, samples) in pixels
-            .into_iter()
-            .flatten()
-            .zip(row.data().chunks(channels))
-        {
+        for (pixel, samples) in pixels.zip(row.data().chunks(channels)) {
             pixel.0 = rgb_of(samples);
-        }
-        for x in 0..width {
-            missing.put_pixel(x, rows, image::Luma([0]));
         }
         rows += 1;
     }
     if rows == 0 {
         return Ok(None);
     }
+    let missing = GrayImage::from_fn(width, height, |_, y| {
+        image::Luma([if y < rows { 0 } else { 255 }])
+    });
     let turn = |picture: DynamicImage| {
         let mut picture = picture;
         picture.apply_orientation(orientation);
