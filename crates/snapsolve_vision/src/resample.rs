@@ -13,6 +13,15 @@
 use image::RgbImage;
 
 /// `image` resized to `width x height` with the triangle filter.
+///
+/// Both passes add each pixel's taps in the crate's order, starting from
+/// zero, so every float sum is the crate's to the bit. The vertical pass adds
+/// whole source rows, one tap weight at a time, into the output row (a loop
+/// the compiler vectorises; pixel by pixel, tap by tap, it was scalar); the
+/// horizontal pass reads each pixel's taps from one flat table of a fixed
+/// width, padded with weight 0 (adding 0 x a pixel changes no sum).
+/// Enlarging the part of a far-away table around its cards took a quarter
+/// of reading it this way before.
 pub fn resize_triangle(image: &RgbImage, width: u32, height: u32) -> RgbImage {
     let (w, h) = image.dimensions();
     if w == 0 || h == 0 || width == 0 || height == 0 {
@@ -22,45 +31,94 @@ pub fn resize_triangle(image: &RgbImage, width: u32, height: u32) -> RgbImage {
         return image.clone();
     }
     let rows = taps(h, height);
-    let columns = taps(w, width);
-    let (w, width) = (w as usize, width as usize);
+    let columns = TapTable::of(&taps(w, width), w as usize);
+    let row_len = 3 * w as usize;
     let src = image.as_raw();
     // Vertical pass: `height` rows of `w` pixels, three f32 channels each.
-    let mut tall = vec![0f32; 3 * w * height as usize];
-    for (out_row, tap) in tall.chunks_exact_mut(3 * w).zip(&rows) {
-        for (x, out) in out_row.chunks_exact_mut(3).enumerate() {
-            let mut t = [0f32; 3];
-            for (k, weight) in tap.weights.iter().enumerate() {
-                let p = 3 * ((tap.first + k) * w + x);
-                for c in 0..3 {
-                    t[c] += f32::from(src[p + c]) * weight;
-                }
+    let mut tall = vec![0f32; row_len * height as usize];
+    for (out_row, tap) in tall.chunks_exact_mut(row_len).zip(&rows) {
+        for (k, &weight) in tap.weights.iter().enumerate() {
+            let start = (tap.first + k) * row_len;
+            for (t, &s) in out_row.iter_mut().zip(&src[start..start + row_len]) {
+                *t += f32::from(s) * weight;
             }
-            out.copy_from_slice(&t);
         }
     }
     // Horizontal pass, rounded to bytes.
-    let mut out = RgbImage::new(width as u32, height);
+    let mut out = RgbImage::new(width, height);
     for (out_row, tall_row) in out
-        .chunks_exact_mut(3 * width)
-        .zip(tall.chunks_exact(3 * w))
+        .chunks_exact_mut(3 * width as usize)
+        .zip(tall.chunks_exact(row_len))
     {
-        for (pixel, tap) in out_row.chunks_exact_mut(3).zip(&columns) {
+        for (pixel, (&first, weights)) in out_row
+            .chunks_exact_mut(3)
+            .zip(columns.firsts.iter().zip(columns.weights()))
+        {
             let mut t = [0f32; 3];
-            for (k, weight) in tap.weights.iter().enumerate() {
-                let p = 3 * (tap.first + k);
+            for (k, weight) in weights.iter().enumerate() {
+                let p = 3 * (first + k);
                 for c in 0..3 {
                     t[c] += tall_row[p + c] * weight;
                 }
             }
             for c in 0..3 {
-                pixel[c] = t[c].clamp(0.0, 255.0).round() as u8;
+                pixel[c] = round_to_byte(t[c]);
             }
         }
     }
     out
 }
 
+/// `v` clamped to `0..=255` and rounded half away from zero, as `f32::round`
+/// does, without its library call (4% of reading a far-away table).
+fn round_to_byte(v: f32) -> u8 {
+    let v = v.clamp(0.0, 255.0);
+    let whole = v as u32;
+    // `v - whole` is exact: both lie within one binade of each other or
+    // `whole` is 0.
+    (whole + u32::from(v - whole as f32 >= 0.5)) as u8
+}
+
+/// The taps of every output pixel along one axis in one table: each pixel's
+/// first source pixel, and `width` weights a pixel, the unused ones 0 (their
+/// first pixel moved back so that every tap lies within the source).
+struct TapTable {
+    firsts: Vec<usize>,
+    weights: Vec<f32>,
+    width: usize,
+}
+
+impl TapTable {
+    fn of(taps: &[Tap], source_len: usize) -> TapTable {
+        let width = taps
+            .iter()
+            .map(|t| t.weights.len())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let mut firsts = Vec::with_capacity(taps.len());
+        let mut weights = Vec::with_capacity(taps.len() * width);
+        for tap in taps {
+            // Padding after the last weight may run past the source's end:
+            // start earlier and pad in front instead.
+            let pad = width - tap.weights.len();
+            let front = (tap.first + width).saturating_sub(source_len).min(pad);
+            firsts.push(tap.first - front);
+            weights.extend(std::iter::repeat_n(0.0, front));
+            weights.extend(&tap.weights);
+            weights.extend(std::iter::repeat_n(0.0, pad - front));
+        }
+        TapTable {
+            firsts,
+            weights,
+            width,
+        }
+    }
+
+    fn weights(&self) -> std::slice::ChunksExact<'_, f32> {
+        self.weights.chunks_exact(self.width)
+    }
+}
 /// The source pixels and normalised weights of one output pixel along an axis.
 struct Tap {
     first: usize,
@@ -111,6 +169,9 @@ mod tests {
         let mut cases = vec![
             (96, 150, 48, 72),
             (150, 96, 72, 48),
+            // A far table's cards enlarged, a frame shrunk.
+            (310, 205, 905, 598),
+            (640, 480, 96, 150),
             (1, 1, 3, 2),
             (5, 7, 0, 3),
         ];
@@ -129,6 +190,19 @@ mod tests {
                 resize(&image, nw, nh, FilterType::Triangle),
                 "{w}x{h} -> {nw}x{nh}"
             );
+        }
+    }
+
+    #[test]
+    fn bytes_round_half_away_from_zero_as_f32_round_does() {
+        let mut values = vec![-3.0, -0.0, f32::NAN, 255.49, 255.5, 300.0, 0.49999997];
+        for k in 0..256 {
+            let k = k as f32;
+            values.extend([k, k + 0.5, k + 0.49999, k + 0.50001, k - 0.5, k + 0.999]);
+            values.push(f32::from_bits((k + 0.5).to_bits() - 1));
+        }
+        for v in values {
+            assert_eq!(round_to_byte(v), v.clamp(0.0, 255.0).round() as u8, "{v}");
         }
     }
 }
