@@ -54,6 +54,32 @@ impl Planes {
         }
     }
 
+    /// Planes from `batch` images of `channels` planes each, image after
+    /// image (NCHW, as candle and the crops are laid out).
+    pub fn from_nchw(
+        data: &[f32],
+        batch: usize,
+        channels: usize,
+        height: usize,
+        width: usize,
+    ) -> Planes {
+        let plane = height * width;
+        assert_eq!(data.len(), batch * channels * plane, "NCHW batch size");
+        let mut out = Vec::with_capacity(data.len());
+        for c in 0..channels {
+            for n in 0..batch {
+                out.extend_from_slice(&data[(n * channels + c) * plane..][..plane]);
+            }
+        }
+        Planes {
+            channels,
+            batch,
+            height,
+            width,
+            data: out,
+        }
+    }
+
     fn plane_len(&self) -> usize {
         self.height * self.width
     }
@@ -162,8 +188,32 @@ impl Conv3x3 {
     /// follows: ReLU and max pooling commute, and pooling reads 4 times less).
     pub fn forward(&self, input: &Planes, relu: bool) -> Planes {
         assert_eq!(input.channels, self.in_channels, "Conv3x3 input channels");
-        let columns = im2col(input);
-        let n = input.batch * input.plane_len();
+        self.convolve(
+            &im2col(input),
+            input.batch,
+            (input.height, input.width),
+            relu,
+        )
+    }
+
+    /// The same convolution with stride 2 (candle's `conv2d` with `padding:
+    /// 1, stride: 2`): planes of `(height + 1) / 2` x `(width + 1) / 2`.
+    pub fn forward_stride2(&self, input: &Planes, relu: bool) -> Planes {
+        assert_eq!(input.channels, self.in_channels, "Conv3x3 input channels");
+        let size = (input.height.div_ceil(2), input.width.div_ceil(2));
+        self.convolve(&im2col_stride2(input, size), input.batch, size, relu)
+    }
+
+    /// The layer applied to its im2col `columns` of `batch` output planes of
+    /// `(height, width)`.
+    fn convolve(
+        &self,
+        columns: &[f32],
+        batch: usize,
+        (height, width): (usize, usize),
+        relu: bool,
+    ) -> Planes {
+        let n = batch * height * width;
         let mut data = Vec::with_capacity(self.out_channels * n);
         for &b in &self.bias {
             data.resize(data.len() + n, b);
@@ -171,7 +221,7 @@ impl Conv3x3 {
         matmul_add(
             (self.out_channels, n, self.in_channels * 9),
             &self.weights,
-            &columns,
+            columns,
             false,
             &mut data,
         );
@@ -180,12 +230,47 @@ impl Conv3x3 {
         }
         Planes {
             channels: self.out_channels,
-            batch: input.batch,
-            height: input.height,
-            width: input.width,
+            batch,
+            height,
+            width,
             data,
         }
     }
+}
+
+/// The im2col matrix of a 3x3, padding-1, stride-2 convolution with output
+/// planes of `(oh, ow)`: row `c*9 + ky*3 + kx` holds, for every output pixel
+/// of every image, the input at `(2y+ky-1, 2x+kx-1)` of channel `c` (0
+/// outside the plane).
+fn im2col_stride2(input: &Planes, (oh, ow): (usize, usize)) -> Vec<f32> {
+    let (h, w) = (input.height, input.width);
+    let plane = h * w;
+    let mut out = Vec::with_capacity(input.channels * 9 * input.batch * oh * ow);
+    for c in 0..input.channels {
+        for ky in 0..3 {
+            for kx in 0..3 {
+                for image in 0..input.batch {
+                    let src = &input.data[(c * input.batch + image) * plane..][..plane];
+                    for y in 0..oh {
+                        match (2 * y + ky).checked_sub(1).filter(|&sy| sy < h) {
+                            Some(sy) => {
+                                let row = &src[sy * w..][..w];
+                                out.extend((0..ow).map(|x| {
+                                    (2 * x + kx)
+                                        .checked_sub(1)
+                                        .and_then(|sx| row.get(sx))
+                                        .copied()
+                                        .unwrap_or(0.0)
+                                }));
+                            }
+                            None => out.resize(out.len() + ow, 0.0),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The im2col matrix of a 3x3, padding-1 convolution: row `c*9 + ky*3 + kx`
@@ -409,6 +494,34 @@ mod tests {
             .expect("weights")
             .forward(&pooled.to_rows(), false);
         assert!(max_difference(&ours, &as_rows(&want)) < 1e-4);
+    }
+
+    #[test]
+    fn a_stride_two_convolution_matches_candle_and_planes_come_from_nchw() {
+        let map = VarMap::new();
+        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+        let config = Conv2dConfig {
+            padding: 1,
+            stride: 2,
+            ..Default::default()
+        };
+        let conv = candle_nn::conv2d(3, 5, 3, config, vb.pp("conv")).expect("conv");
+        let ours =
+            Conv3x3::from_tensors(conv.weight(), conv.bias().expect("bias")).expect("weights");
+        // Even sides (the card network's), then odd ones (a last row and
+        // column read with padding beyond them).
+        for (h, w) in [(8, 6), (7, 9)] {
+            let (t, planes) = batch(3, 3, h, w);
+            let nchw: Vec<f32> = t.flatten_all().and_then(|f| f.to_vec1()).expect("values");
+            assert_eq!(Planes::from_nchw(&nchw, 3, 3, h, w), planes);
+            let want = conv
+                .forward(&t)
+                .and_then(|x| x.relu())
+                .expect("candle forward");
+            let got = ours.forward_stride2(&planes, true);
+            assert_eq!((got.height, got.width), (want.dims()[2], want.dims()[3]));
+            assert!(max_difference(&got.to_rows(), &as_rows(&want)) < 1e-4);
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use image::RgbImage;
-use snapsolve_nn::set_cards::{CARD_LOGIT, CLASSES, Config, HEADS, SetCardNet};
+use snapsolve_nn::cpu_inference::softmax_rows;
+use snapsolve_nn::set_cards::{CARD_LOGIT, CLASSES, Config, FastSetCardNet, OUTPUTS, SetCardNet};
 
 use super::classify::{CardClassifier, CardReading};
 
@@ -48,8 +49,9 @@ impl From<candle_core::Error> for NetworkError {
 /// Names card crops with the SET card network.
 #[derive(Debug)]
 pub struct NetworkClassifier {
-    /// One or more networks of one shape, whose readings are averaged.
-    nets: Vec<SetCardNet>,
+    /// One or more networks of one shape, whose readings are averaged
+    /// (each read through [`SetCardNet::fast`]).
+    nets: Vec<FastSetCardNet>,
     config: Config,
 }
 
@@ -84,7 +86,7 @@ impl NetworkClassifier {
                 ));
             }
             let vb = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
-            nets.push(SetCardNet::new(config, vb)?);
+            nets.push(SetCardNet::new(config, vb)?.fast()?);
         }
         Ok(NetworkClassifier {
             nets,
@@ -92,62 +94,67 @@ impl NetworkClassifier {
         })
     }
 
-    /// Wraps an already built network (e.g. one being trained).
-    pub fn from_net(net: SetCardNet, config: &Config) -> NetworkClassifier {
-        NetworkClassifier {
-            nets: vec![net],
+    /// Wraps an already built network (e.g. one just trained), with the
+    /// weights it has now.
+    pub fn from_net(net: &SetCardNet, config: &Config) -> candle_core::Result<NetworkClassifier> {
+        Ok(NetworkClassifier {
+            nets: vec![net.fast()?],
             config: config.clone(),
-        }
+        })
     }
 
     /// Per-attribute probabilities and the probability of being a card at all,
     /// for crops already shrunk by [`network_pixels`]; each is white-balanced
-    /// on its paper first ([`paper_white_balance`]).
+    /// on its paper first ([`paper_white_balance`]). With several networks,
+    /// their attribute probabilities are averaged, and the card probability
+    /// is that of their mean card logit.
     pub fn read_pixels(&self, pixels: &[&[u8]]) -> candle_core::Result<Vec<CardReading>> {
+        let (w, h) = (self.config.input_width, self.config.input_height);
         let mut readings = Vec::with_capacity(pixels.len());
         for chunk in pixels.chunks(BATCH) {
-            let balanced: Vec<Vec<u8>> = chunk
-                .iter()
-                .map(|p| {
-                    let mut p = p.to_vec();
-                    paper_white_balance(&mut p);
-                    p
-                })
-                .collect();
-            let refs: Vec<&[u8]> = balanced.iter().map(Vec::as_slice).collect();
-            let input = input_tensor(&refs, &self.config)?;
-            let (probs, card_logit) = self.mean_outputs(&input)?;
-            let card = candle_nn::ops::sigmoid(&card_logit)?;
-            let card = card.flatten_all()?.to_vec1::<f32>()?;
-            for (row, card) in probs.to_vec3::<f32>()?.into_iter().zip(card) {
-                let p = |a: usize| [row[a][0], row[a][1], row[a][2]];
+            let mut input = Vec::with_capacity(chunk.len() * 3 * w * h);
+            for p in chunk {
+                if p.len() != 3 * w * h {
+                    candle_core::bail!("crop has {} bytes, expected {}", p.len(), 3 * w * h);
+                }
+                let mut p = p.to_vec();
+                paper_white_balance(&mut p);
+                input.extend(standardise(&p, w, h));
+            }
+            let (probabilities, card_logits) = self.summed_outputs(&input, chunk.len());
+            let n = self.nets.len() as f32;
+            for (probs, card_logit) in probabilities.chunks_exact(CARD_LOGIT).zip(card_logits) {
+                let p = |a: usize| std::array::from_fn(|c| probs[a * CLASSES + c] / n);
                 readings.push(CardReading {
                     attribute_probabilities: [p(0), p(1), p(2), p(3)],
-                    card_probability: Some(card),
+                    card_probability: Some(1.0 / (1.0 + (-card_logit / n).exp())),
                 });
             }
         }
         Ok(readings)
     }
 
-    /// The networks' attribute probabilities `(batch, heads, classes)` and
-    /// card logits `(batch, 1)` for one input, each averaged over the networks.
-    fn mean_outputs(&self, input: &Tensor) -> candle_core::Result<(Tensor, Tensor)> {
-        let mut sum: Option<(Tensor, Tensor)> = None;
+    /// The networks' attribute probabilities (`batch` rows of [`CARD_LOGIT`],
+    /// head after head) and card logits, each summed over the networks, for
+    /// `batch` standardised crops.
+    fn summed_outputs(&self, input: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
+        let (w, h) = (self.config.input_width, self.config.input_height);
+        let mut probabilities = vec![0f32; batch * CARD_LOGIT];
+        let mut card_logits = vec![0f32; batch];
         for net in &self.nets {
-            let logits = net.forward(input)?;
-            let attributes = logits.narrow(1, 0, CARD_LOGIT)?;
-            let probs =
-                snapsolve_nn::train_stream::multi_head_softmax(&attributes, HEADS, CLASSES)?;
-            let card = logits.narrow(1, CARD_LOGIT, 1)?;
-            sum = Some(match sum {
-                None => (probs, card),
-                Some((p, c)) => ((p + probs)?, (c + card)?),
-            });
+            let logits = net.logits(input, batch, h, w);
+            for ((row, sum), card) in logits
+                .chunks_exact(OUTPUTS)
+                .zip(probabilities.chunks_exact_mut(CARD_LOGIT))
+                .zip(&mut card_logits)
+            {
+                let mut heads = row[..CARD_LOGIT].to_vec();
+                softmax_rows(&mut heads, CLASSES);
+                sum.iter_mut().zip(heads).for_each(|(s, p)| *s += p);
+                *card += row[CARD_LOGIT];
+            }
         }
-        let (probs, card) = sum.ok_or_else(|| candle_core::Error::Msg("no network".into()))?;
-        let n = self.nets.len() as f64;
-        Ok(((probs / n)?, (card / n)?))
+        (probabilities, card_logits)
     }
 }
 

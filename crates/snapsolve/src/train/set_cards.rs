@@ -278,7 +278,7 @@ pub fn train_set_cards(
     )?;
     varmap.save(&spec.out)?;
 
-    let classifier = NetworkClassifier::from_net(net, &config);
+    let classifier = NetworkClassifier::from_net(&net, &config)?;
     let tail = &losses[losses.len().saturating_sub(100)..];
     let refs: Vec<&[u8]> = free_validation.iter().map(Vec::as_slice).collect();
     let taken = classifier
