@@ -46,25 +46,11 @@ pub fn resize_triangle(image: &RgbImage, width: u32, height: u32) -> RgbImage {
     }
     // Horizontal pass, rounded to bytes.
     let mut out = RgbImage::new(width, height);
-    for (out_row, tall_row) in out
+    let rows = out
         .chunks_exact_mut(3 * width as usize)
-        .zip(tall.chunks_exact(row_len))
-    {
-        for (pixel, (&first, weights)) in out_row
-            .chunks_exact_mut(3)
-            .zip(columns.firsts.iter().zip(columns.weights()))
-        {
-            let mut t = [0f32; 3];
-            for (k, weight) in weights.iter().enumerate() {
-                let p = 3 * (first + k);
-                for c in 0..3 {
-                    t[c] += tall_row[p + c] * weight;
-                }
-            }
-            for c in 0..3 {
-                pixel[c] = round_to_byte(t[c]);
-            }
-        }
+        .zip(tall.chunks_exact(row_len));
+    for (out_row, tall_row) in rows {
+        columns.blend_row(tall_row, out_row);
     }
     out
 }
@@ -115,8 +101,38 @@ impl TapTable {
         }
     }
 
-    fn weights(&self) -> std::slice::ChunksExact<'_, f32> {
-        self.weights.chunks_exact(self.width)
+    /// One output row from one row of the vertical pass: each pixel's taps
+    /// read as one slice (one bounds check) and added tap after tap from
+    /// zero, in the crate's order. The usual widths (enlarging for a closer
+    /// look: 2 or 3 taps; shrinking a crop by two: 5) get loops of known
+    /// length.
+    fn blend_row(&self, tall_row: &[f32], out_row: &mut [u8]) {
+        match self.width {
+            2 => self.blend_row_of(2, tall_row, out_row),
+            3 => self.blend_row_of(3, tall_row, out_row),
+            4 => self.blend_row_of(4, tall_row, out_row),
+            5 => self.blend_row_of(5, tall_row, out_row),
+            n => self.blend_row_of(n, tall_row, out_row),
+        }
+    }
+
+    /// [`TapTable::blend_row`] for a table `n` weights wide (inlined into
+    /// each arm there, so `n` is a constant in each copy).
+    #[inline(always)]
+    fn blend_row_of(&self, n: usize, tall_row: &[f32], out_row: &mut [u8]) {
+        let taps = self.firsts.iter().zip(self.weights.chunks_exact(n));
+        for (pixel, (&first, weights)) in out_row.chunks_exact_mut(3).zip(taps) {
+            let source = &tall_row[3 * first..3 * (first + n)];
+            let mut t = [0f32; 3];
+            for (values, &weight) in source.chunks_exact(3).zip(weights) {
+                for c in 0..3 {
+                    t[c] += values[c] * weight;
+                }
+            }
+            for c in 0..3 {
+                pixel[c] = round_to_byte(t[c]);
+            }
+        }
     }
 }
 /// The source pixels and normalised weights of one output pixel along an axis.
