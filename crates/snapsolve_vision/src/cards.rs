@@ -696,7 +696,7 @@ impl CardFinder {
             .iter()
             .map(|p| Point::new(p.x - x0 + pad, p.y - y0 + pad))
             .collect();
-        imageproc::drawing::draw_polygon_mut(&mut own, &polygon, Luma([255]));
+        crate::fill::fill_polygon(&mut own, &polygon, 255);
         for (x, y, p) in own.enumerate_pixels_mut() {
             let (mx, my) = (x as i32 + x0 - pad, y as i32 + y0 - pad);
             let inside = mx >= 0
@@ -865,7 +865,7 @@ fn grown_back(own: &GrayImage, part: &[Point<i32>], k: u8) -> Vec<Vec<Point<i32>
         .iter()
         .map(|p| Point::new(p.x - x0, p.y - y0))
         .collect();
-    imageproc::drawing::draw_polygon_mut(&mut single, &local, Luma([255]));
+    crate::fill::fill_polygon(&mut single, &local, 255);
     let mut grown = dilate(&single, k);
     for (x, y, g) in grown.enumerate_pixels_mut() {
         let o = own.get_pixel(x + x0 as u32, y + y0 as u32).0[0];

@@ -12,6 +12,7 @@ pub mod contours;
 pub mod crop;
 pub mod decode;
 pub mod draw;
+pub mod fill;
 pub mod grid;
 pub mod morphology;
 pub mod quad;
