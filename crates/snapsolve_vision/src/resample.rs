@@ -60,8 +60,8 @@ pub fn resize_triangle(image: &RgbImage, width: u32, height: u32) -> RgbImage {
 fn round_to_byte(v: f32) -> u8 {
     let v = v.clamp(0.0, 255.0);
     let whole = v as u32;
-    // `v - whole` is exact: both lie within one binade of each other or
-    // `whole` is 0.
+    // `v - whole` is exact (Sterbenz: `whole <= v <= 2 whole` once `whole`
+    // is 1 or more, and `v - 0` is `v`).
     (whole + u32::from(v - whole as f32 >= 0.5)) as u8
 }
 

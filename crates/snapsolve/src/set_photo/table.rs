@@ -473,8 +473,8 @@ fn drop_few_cards_in_grey_ink(photo: &Photo, cards: &mut Vec<(Quad, CardReading)
 /// whole cards only), so where no whole card is read it is reported only
 /// with this sign of a card on it: the cells of a printed grid cut by the
 /// edge of a sudoku photo were reported as cut-off cards (16 on 13 of the
-/// 520 card-free photos of the shared data, none now, at the red card's
-/// bound as at this one; docs/evaluation.md, session 36).
+/// 520 card-free photos of the shared data; none with this test, nor with
+/// the stricter [`RED_INK_SPREAD`]; docs/evaluation.md, session 36).
 fn shows_coloured_ink(photo: &Photo, quad: &Quad) -> bool {
     card_crop(&photo.image, quad)
         .and_then(|crop| ink_colour_spread(&crop))
