@@ -716,13 +716,17 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
         tried.extend(&guesses);
         let (sure, refused) = beyond_doubt(photo, classifier, guesses);
         let refused_quads: Vec<Quad> = refused.iter().map(|(quad, _, _)| *quad).collect();
-        let settled = if refused_quads.is_empty() {
+        let mut settled = if refused_quads.is_empty() {
             Vec::new()
         } else {
             edges
                 .get_or_insert_with(|| EdgeCopy::of(&photo.image))
                 .settle(&refused_quads, SETTLE_REACH)
         };
+        // A guess on bare table finds no edge and stays where it was: named
+        // again, it would be refused again (7 of the far-away bench frame's
+        // 13 guesses, a crop and a reading each).
+        settled.retain(|quad| !refused_quads.contains(quad));
         let mut more: Vec<(Quad, CardReading)> = [sure, beyond_doubt(photo, classifier, settled).0]
             .concat()
             .into_iter()
