@@ -21,7 +21,9 @@ use crate::quad::Quad;
 ///   8 fractional bits;
 /// - then each 2x2 block blended in integers and averaged, rounding down
 ///   ([`blend_row`]); each of the two rows of a bilinear tap is read as one
-///   six-byte pair (one bounds check instead of six; 15% faster).
+///   six-byte pair (one bounds check instead of six; 15% faster), and where
+///   the processor has SSE4.1 a sample's three channels are blended at once
+///   ([`blend_row_sse41`], the same bytes; a crop a quarter faster).
 ///
 /// Locating and blending in one loop took a fifth longer: 7.7 against 6.2 ms
 /// for a webcam frame's 12 crops (`crops` in `benches/set_photo.rs`), the
@@ -62,13 +64,14 @@ pub fn warp_quad(image: &RgbImage, quad: &Quad, width: u32, height: u32) -> Opti
         vec![Tap::default(); 2 * width as usize],
         vec![Tap::default(); 2 * width as usize],
     ];
+    let blend = row_blender();
     for (y, out_row) in out.chunks_exact_mut(3 * width as usize).enumerate() {
         for (sub, row) in taps.iter_mut().enumerate() {
             let t = (2 * y + sub) as f32 * dv;
             let start = [map.b * t + map.c, map.e * t + map.f, map.h * t + 1.0];
             locate_row(row, start, step, (max_x, max_y), (iw, ih), stride);
         }
-        blend_row(raw, stride, &taps, out_row);
+        blend(raw, stride, &taps, out_row);
     }
     Some(out)
 }
@@ -138,6 +141,82 @@ fn blend_row(
         }
         for (o, s) in pixel.iter_mut().zip(sum) {
             *o = (s >> 18) as u8;
+        }
+    }
+}
+
+/// A function blending one row of the crop ([`blend_row`]).
+type RowBlender = fn(&[u8], usize, &[Vec<Tap>; 2], &mut [u8]);
+
+/// [`blend_row_sse41`] where the processor has SSE4.1 (every x86-64 made
+/// since about 2010), [`blend_row`] elsewhere.
+fn row_blender() -> RowBlender {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("sse4.1") {
+        return |raw, stride, taps, out_row| {
+            // SAFETY: SSE4.1 (and the SSSE3 it implies) was just detected.
+            unsafe { blend_row_sse41(raw, stride, taps, out_row) }
+        };
+    }
+    blend_row
+}
+
+/// [`blend_row`] a sample's three channels at a time. Each sample's two
+/// pixel pairs are loaded whole, their bytes put side by side channel by
+/// channel (`pshufb`: left and right pixel of each channel next to each
+/// other, as 16-bit numbers), blended along the row by one multiply-add
+/// (`pmaddwd`: `a (256 - fx) + b fx`) and between the two rows by two
+/// products: the same whole numbers as the scalar blend, in a fifth of the
+/// instructions (the blend was the larger half of a crop's time).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse4.1")]
+fn blend_row_sse41(
+    raw: &[u8],
+    stride: usize,
+    [upper_taps, lower_taps]: &[Vec<Tap>; 2],
+    out_row: &mut [u8],
+) {
+    use std::arch::x86_64::{
+        _mm_add_epi32, _mm_cvtsi128_si32, _mm_madd_epi16, _mm_mullo_epi32, _mm_packus_epi16,
+        _mm_packus_epi32, _mm_set_epi64x, _mm_set1_epi32, _mm_setr_epi8, _mm_setzero_si128,
+        _mm_shuffle_epi8, _mm_srli_epi32,
+    };
+    // Bytes 0-5 are the upper pair (r g b of the left pixel, then of the
+    // right one), 8-13 the lower pair; -1 gives a zero byte.
+    let upper = _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+    let lower = _mm_setr_epi8(8, -1, 11, -1, 9, -1, 12, -1, 10, -1, 13, -1, -1, -1, -1, -1);
+    let blocks = upper_taps.chunks_exact(2).zip(lower_taps.chunks_exact(2));
+    for (pixel, (up, low)) in out_row.chunks_exact_mut(3).zip(blocks) {
+        let mut sum = _mm_setzero_si128();
+        for tap in up.iter().chain(low) {
+            let pairs = _mm_set_epi64x(
+                eight_bytes(raw, tap.at + stride) as i64,
+                eight_bytes(raw, tap.at) as i64,
+            );
+            let along = _mm_set1_epi32(((tap.fx << 16) | (256 - tap.fx)) as i32);
+            let above = _mm_madd_epi16(_mm_shuffle_epi8(pairs, upper), along);
+            let below = _mm_madd_epi16(_mm_shuffle_epi8(pairs, lower), along);
+            let down = tap.fy as i32;
+            let blended = _mm_add_epi32(
+                _mm_mullo_epi32(above, _mm_set1_epi32(256 - down)),
+                _mm_mullo_epi32(below, _mm_set1_epi32(down)),
+            );
+            sum = _mm_add_epi32(sum, blended);
+        }
+        let bytes = _mm_packus_epi16(_mm_packus_epi32(_mm_srli_epi32(sum, 18), sum), sum);
+        let rgb = (_mm_cvtsi128_si32(bytes) as u32).to_le_bytes();
+        pixel.copy_from_slice(&rgb[..3]);
+    }
+}
+
+/// The six bytes of a pixel pair at `at` (and, where the picture goes on,
+/// the two after them, which the blend leaves out) as one number.
+fn eight_bytes(raw: &[u8], at: usize) -> u64 {
+    match raw.get(at..at + 8) {
+        Some(bytes) => u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])),
+        None => {
+            let p = pixel_pair(raw, at);
+            u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], 0, 0])
         }
     }
 }
@@ -290,6 +369,49 @@ mod tests {
                 .max()
                 .unwrap();
             assert!(worst <= 2, "differs by {worst} levels");
+        }
+    }
+
+    /// The SSE4.1 blend gives the scalar blend's bytes, on taps anywhere in
+    /// a picture (its last pixel pairs included, where fewer than eight
+    /// bytes remain) with any weights from 0 to 256.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_sse41_blend_gives_the_scalar_blends_bytes() {
+        if !std::arch::is_x86_feature_detected!("sse4.1") {
+            eprintln!("no SSE4.1 here: nothing to compare");
+            return;
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(36);
+        for _ in 0..200 {
+            let (w, h) = (rng.random_range(2..40usize), rng.random_range(2..40usize));
+            let raw: Vec<u8> = (0..3 * w * h).map(|_| rng.random()).collect();
+            let stride = 3 * w;
+            let width = rng.random_range(1..30);
+            let mut tap = || {
+                let (x0, y0) = (rng.random_range(0..w - 1), rng.random_range(0..h - 1));
+                let weight = |rng: &mut rand_chacha::ChaCha8Rng| {
+                    if rng.random_bool(0.1) {
+                        256
+                    } else {
+                        rng.random_range(0..256)
+                    }
+                };
+                Tap {
+                    at: y0 * stride + 3 * x0,
+                    fx: weight(&mut rng),
+                    fy: weight(&mut rng),
+                }
+            };
+            let taps = [
+                (0..2 * width).map(|_| tap()).collect::<Vec<_>>(),
+                (0..2 * width).map(|_| tap()).collect::<Vec<_>>(),
+            ];
+            let (mut scalar, mut sse) = (vec![0u8; 3 * width], vec![0u8; 3 * width]);
+            blend_row(&raw, stride, &taps, &mut scalar);
+            // SAFETY: SSE4.1 was detected above.
+            unsafe { blend_row_sse41(&raw, stride, &taps, &mut sse) };
+            assert_eq!(scalar, sse);
         }
     }
 }
