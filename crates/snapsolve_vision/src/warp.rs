@@ -211,6 +211,7 @@ fn blend_row_sse41(
 
 /// The six bytes of a pixel pair at `at` (and, where the picture goes on,
 /// the two after them, which the blend leaves out) as one number.
+#[cfg(target_arch = "x86_64")]
 fn eight_bytes(raw: &[u8], at: usize) -> u64 {
     match raw.get(at..at + 8) {
         Some(bytes) => u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])),
