@@ -698,8 +698,9 @@ pub const BESIDE_CARD_THRESHOLD: f32 = 0.95;
 /// the cards point at ([`guesses_beside`]) is named, and kept where the card
 /// network takes it for a card beyond doubt. A guess it refuses is moved onto
 /// the nearest card edges ([`EdgeCopy::settle`]: the missing card may lie a
-/// little out of line or turned) and named again; one it nearly took is
-/// [`nudged`] towards where it is surest. New cards point further.
+/// little out of line or turned) and, where that moved it, named again; one
+/// it nearly took is [`nudged`] towards where it is surest. New cards point
+/// further.
 fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut NamedCandidates) {
     let mut tried: Vec<Quad> = Vec::new();
     let mut edges: Option<EdgeCopy> = None;
