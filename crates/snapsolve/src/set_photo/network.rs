@@ -109,18 +109,18 @@ impl NetworkClassifier {
     /// their attribute probabilities are averaged, and the card probability
     /// is that of their mean card logit.
     pub fn read_pixels(&self, pixels: &[&[u8]]) -> candle_core::Result<Vec<CardReading>> {
-        let (w, h) = (self.config.input_width, self.config.input_height);
         let mut readings = Vec::with_capacity(pixels.len());
         for chunk in pixels.chunks(BATCH) {
-            let mut input = Vec::with_capacity(chunk.len() * 3 * w * h);
-            for p in chunk {
-                if p.len() != 3 * w * h {
-                    candle_core::bail!("crop has {} bytes, expected {}", p.len(), 3 * w * h);
-                }
-                let mut p = p.to_vec();
-                paper_white_balance(&mut p);
-                input.extend(standardise(&p, w, h));
-            }
+            let balanced: Vec<Vec<u8>> = chunk
+                .iter()
+                .map(|p| {
+                    let mut p = p.to_vec();
+                    paper_white_balance(&mut p);
+                    p
+                })
+                .collect();
+            let refs: Vec<&[u8]> = balanced.iter().map(Vec::as_slice).collect();
+            let input = standardised_batch(&refs, &self.config)?;
             let (probabilities, card_logits) = self.summed_outputs(&input, chunk.len());
             let n = self.nets.len() as f32;
             for (probs, card_logit) in probabilities.chunks_exact(CARD_LOGIT).zip(card_logits) {
@@ -239,6 +239,15 @@ pub fn paper_white_balance(pixels: &mut [u8]) {
 /// contrast go away, the balance between channels (the ink colour) stays.
 pub fn input_tensor(pixels: &[&[u8]], config: &Config) -> candle_core::Result<Tensor> {
     let (w, h) = (config.input_width, config.input_height);
+    let data = standardised_batch(pixels, config)?;
+    Tensor::from_vec(data, (pixels.len(), 3, h, w), &Device::Cpu)
+}
+
+/// Shrunk crops standardised ([`standardise`]) one after the other: the
+/// values of a `(batch, 3, height, width)` batch, for training (as a tensor,
+/// [`input_tensor`]) and reading alike.
+fn standardised_batch(pixels: &[&[u8]], config: &Config) -> candle_core::Result<Vec<f32>> {
+    let (w, h) = (config.input_width, config.input_height);
     let mut data = Vec::with_capacity(pixels.len() * 3 * w * h);
     for px in pixels {
         if px.len() != 3 * w * h {
@@ -246,7 +255,7 @@ pub fn input_tensor(pixels: &[&[u8]], config: &Config) -> candle_core::Result<Te
         }
         data.extend(standardise(px, w, h));
     }
-    Tensor::from_vec(data, (pixels.len(), 3, h, w), &Device::Cpu)
+    Ok(data)
 }
 
 /// Interleaved RGB bytes to three planes, standardised by the picture's own

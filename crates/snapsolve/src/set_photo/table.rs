@@ -461,9 +461,7 @@ fn drop_few_cards_in_grey_ink(photo: &Photo, cards: &mut Vec<(Quad, CardReading)
             2 => PURPLE_INK_SPREAD,
             _ => return true,
         };
-        card_crop(&photo.image, quad)
-            .and_then(|crop| ink_colour_spread(&crop))
-            .is_none_or(|spread| spread >= least)
+        ink_spread_within(photo, quad).is_none_or(|spread| spread >= least)
     });
 }
 
@@ -476,9 +474,13 @@ fn drop_few_cards_in_grey_ink(photo: &Photo, cards: &mut Vec<(Quad, CardReading)
 /// 520 card-free photos of the shared data; none with this test, nor with
 /// the stricter [`RED_INK_SPREAD`]; docs/evaluation.md, session 36).
 fn shows_coloured_ink(photo: &Photo, quad: &Quad) -> bool {
-    card_crop(&photo.image, quad)
-        .and_then(|crop| ink_colour_spread(&crop))
-        .is_some_and(|spread| spread >= PURPLE_INK_SPREAD)
+    ink_spread_within(photo, quad).is_some_and(|spread| spread >= PURPLE_INK_SPREAD)
+}
+
+/// How colourful the ink inside `quad` is ([`ink_colour_spread`] of its
+/// crop), `None` where nothing there is ink.
+fn ink_spread_within(photo: &Photo, quad: &Quad) -> Option<f32> {
+    card_crop(&photo.image, quad).and_then(|crop| ink_colour_spread(&crop))
 }
 
 /// The smallest card read, as a share of the picture's area: a card about
