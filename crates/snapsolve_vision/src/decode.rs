@@ -46,6 +46,9 @@ pub enum DecodeError {
     Empty,
     /// The bytes are not a JPEG, PNG or WebP image.
     UnknownFormat,
+    /// The bytes are an image of a format snapsolve does not decode, said
+    /// as "an HEIC (HEIF) image", "a TIFF image".
+    UnsupportedFormat(&'static str),
     /// The image is larger than the limits allow.
     TooLarge {
         /// Width from the header.
@@ -68,6 +71,21 @@ impl fmt::Display for DecodeError {
             DecodeError::Empty => write!(f, "the image file is empty"),
             DecodeError::UnknownFormat => {
                 write!(f, "not an image snapsolve can read (JPEG, PNG or WebP)")
+            }
+            DecodeError::UnsupportedFormat(format) => {
+                write!(
+                    f,
+                    "{format}, which snapsolve cannot read: save or export it as JPEG, PNG \
+                     or WebP"
+                )?;
+                if format.contains("HEIC") {
+                    write!(
+                        f,
+                        " (an iPhone takes JPEG photos with Settings > Camera > Formats > Most \
+                         Compatible)"
+                    )?;
+                }
+                Ok(())
             }
             DecodeError::TooLarge {
                 width,
@@ -257,6 +275,9 @@ pub fn decode_photo_reduced(
     if bytes.len() as u64 > limits.max_file_bytes {
         return Err(DecodeError::FileTooLarge(bytes.len() as u64));
     }
+    if let Some(format) = unsupported_format(bytes) {
+        return Err(DecodeError::UnsupportedFormat(format));
+    }
     let reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(DecodeError::Io)?;
@@ -280,6 +301,37 @@ pub fn decode_photo_reduced(
             }
         }
         decoded => decoded,
+    }
+}
+
+/// The name of an image format snapsolve does not decode that `bytes` begin
+/// as, if they do: phones save HEIC (an iPhone's usual format) or AVIF, and
+/// scanners and screenshots TIFF, BMP or GIF. Said by name, a player knows
+/// to export the picture; "damaged" (what the decoder's refusal would say)
+/// or "not an image" would send them looking for a fault.
+fn unsupported_format(bytes: &[u8]) -> Option<&'static str> {
+    // HEIC and AVIF are ISO media files: a box "ftyp" whose major brand
+    // says what the file holds.
+    if bytes.get(4..8) == Some(b"ftyp".as_slice()) {
+        return match bytes.get(8..12)? {
+            b"heic" | b"heix" | b"hevc" | b"hevx" | b"heim" | b"heis" | b"mif1" | b"msf1" => {
+                Some("an HEIC (HEIF) image")
+            }
+            b"avif" | b"avis" => Some("an AVIF image"),
+            _ => None,
+        };
+    }
+    match image::guess_format(bytes).ok()? {
+        image::ImageFormat::Jpeg | image::ImageFormat::Png | image::ImageFormat::WebP => None,
+        image::ImageFormat::Tiff => Some("a TIFF image"),
+        image::ImageFormat::Bmp => Some("a BMP image"),
+        image::ImageFormat::Gif => Some("a GIF image"),
+        image::ImageFormat::Avif => Some("an AVIF image"),
+        image::ImageFormat::Ico => Some("an ICO image"),
+        image::ImageFormat::OpenExr => Some("an OpenEXR image"),
+        image::ImageFormat::Hdr => Some("a Radiance HDR image"),
+        image::ImageFormat::Qoi => Some("a QOI image"),
+        _ => Some("an image in another format"),
     }
 }
 
@@ -516,6 +568,38 @@ mod tests {
     fn decodes_a_small_png() {
         let image = decode_image(&png_bytes(7, 5), Limits::default()).unwrap();
         assert_eq!(image.dimensions(), (7, 5));
+    }
+
+    /// The first bytes of an iPhone's HEIC photo, an AVIF, a TIFF and a BMP
+    /// (their headers as those formats define them).
+    #[test]
+    fn images_of_formats_not_read_are_named_not_called_damaged() {
+        let heic = b"\0\0\0\x18ftypheic\0\0\0\0mif1heic\0\0\0\0";
+        let avif = b"\0\0\0\x1cftypavif\0\0\0\0avifmif1miaf\0\0\0\0";
+        let tiff = b"II*\0\x08\0\0\0\0\0\0\0\0\0\0\0";
+        let bmp = b"BM\x36\x10\0\0\0\0\0\0\x36\0\0\0\x28\0\0\0";
+        for (bytes, named) in [
+            (heic.as_slice(), "an HEIC (HEIF) image"),
+            (avif, "an AVIF image"),
+            (tiff, "a TIFF image"),
+            (bmp, "a BMP image"),
+        ] {
+            let error = decode_photo(bytes, Limits::default()).err();
+            assert!(
+                matches!(error, Some(DecodeError::UnsupportedFormat(name)) if name == named),
+                "{named}: {error:?}"
+            );
+        }
+        let message = DecodeError::UnsupportedFormat("an HEIC (HEIF) image").to_string();
+        assert!(
+            message.contains("JPEG") && message.contains("Most Compatible"),
+            "{message}"
+        );
+        let message = DecodeError::UnsupportedFormat("a TIFF image").to_string();
+        assert!(
+            !message.contains("damaged") && !message.contains("iPhone"),
+            "{message}"
+        );
     }
 
     #[test]
