@@ -71,6 +71,10 @@ fn floor(condition: Condition) -> Floor {
         // paper takes. 64 / 64 of 72 here; 400-447 and 448-495 name 521 and
         // 523 of 576 (purple read red, striped read open as the tint clips).
         Condition::Overexposed => (0.87, 0.87, 0),
+        // New in session 37, an open gap: a lamp's reflection on a glossy
+        // table over some of the cards. 67 / 69 of 72 here; 400-447 567 / 570
+        // and 448-495 540 / 562 of 576 (solid read striped under the glare).
+        Condition::LampGlare => (0.91, 0.94, 0),
     };
     Floor {
         right,

@@ -108,6 +108,22 @@ impl Camera {
         camera
     }
 
+    /// [`Camera::random`]'s situation on a glossy table under a lamp: the
+    /// lamp's reflection, a bright patch 10-25% of the picture's width across
+    /// (to where it has faded by two thirds), lies somewhere over the middle
+    /// of the picture, where the cards are, and lifts what it covers 70-95%
+    /// of the way to white at its centre: the cards under it keep their ink
+    /// pale, the table around it shines.
+    pub fn glaring(rng: &mut StdRng, scale: f32) -> Camera {
+        let mut camera = Camera::random(rng, scale);
+        camera.glare = Some((
+            [rng.random_range(0.3..0.7), rng.random_range(0.3..0.7)],
+            rng.random_range(0.1..0.25),
+            rng.random_range(0.7..0.95),
+        ));
+        camera
+    }
+
     /// Photographs `scene` in place.
     pub fn apply(&self, scene: &mut RgbImage, rng: &mut StdRng) {
         if let Some(streak) = self.motion {

@@ -196,6 +196,9 @@ pub enum Lighting {
     /// Any of [`Camera::random`]'s situations, overexposed
     /// ([`Camera::overexposed`]).
     Overexposed,
+    /// Any of [`Camera::random`]'s situations, with a lamp's reflection
+    /// over the cards ([`Camera::glaring`]).
+    Glare,
 }
 
 impl TableSpec {
@@ -313,6 +316,7 @@ pub fn render_table(spec: &TableSpec) -> Table {
             Lighting::DimWarm => Camera::dim_warm(&mut rng, scale),
             Lighting::Moving => Camera::moving(&mut rng, scale),
             Lighting::Overexposed => Camera::overexposed(&mut rng, scale),
+            Lighting::Glare => Camera::glaring(&mut rng, scale),
         };
         camera.apply(&mut image, &mut rng);
     }

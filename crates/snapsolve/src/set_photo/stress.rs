@@ -5,7 +5,7 @@
 //! twelve cards on a busy surface, one card filling an upright frame, twelve
 //! cards across the room from a webcam, twelve from a phone moving over them,
 //! twelve with their rows turned any way across the picture, twelve
-//! overexposed),
+//! overexposed, twelve under a lamp's reflection on a glossy table),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -69,11 +69,14 @@ pub enum Condition {
     /// Twelve cards overexposed 1.35-1.7 times: the paper clipped white, the
     /// tint inside striped symbols nearly gone.
     Overexposed,
+    /// Twelve cards on a glossy table under a lamp: its bright reflection
+    /// over some of the cards washes their ink out.
+    LampGlare,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 16] = [
+    pub const ALL: [Condition; 17] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -90,6 +93,7 @@ impl Condition {
         Condition::MovingPhone,
         Condition::TurnedLayout,
         Condition::Overexposed,
+        Condition::LampGlare,
     ];
 
     /// Short name for reports and `--only`.
@@ -111,6 +115,7 @@ impl Condition {
             Condition::MovingPhone => "moving-phone",
             Condition::TurnedLayout => "turned-layout",
             Condition::Overexposed => "overexposed",
+            Condition::LampGlare => "lamp-glare",
         }
     }
 
@@ -186,6 +191,7 @@ impl Condition {
             }
             Condition::TurnedLayout => spec.max_layout_turn = std::f32::consts::FRAC_PI_2,
             Condition::Overexposed => spec.lighting = Lighting::Overexposed,
+            Condition::LampGlare => spec.lighting = Lighting::Glare,
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);
