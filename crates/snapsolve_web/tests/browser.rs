@@ -652,6 +652,28 @@ async fn an_uploaded_photo_is_read_and_offered_for_download() {
     }
     assert!(href.starts_with("blob:"), "a picture to download: {href:?}");
     keep_screenshot(&screenshot(&page).await, "upload");
+    assert_eq!(
+        text(&page, "notice").await,
+        "",
+        "a colour photo warns of nothing"
+    );
+    // The same photo in black and white is read, with a warning that the
+    // cards' colours are guesses.
+    let grey = TempPath::new("upload-grey.jpg");
+    image::open(&path)
+        .expect("the photo decodes")
+        .to_luma8()
+        .save(&grey.0)
+        .expect("the grey photo is written");
+    input
+        .send_keys(grey.0.to_str().expect("a UTF-8 path"))
+        .await
+        .expect("uploads");
+    wait_text(&page, "notice", READ_TIMEOUT, |t| {
+        t.contains("black and white")
+    })
+    .await;
+    keep_screenshot(&screenshot(&page).await, "upload-black-and-white");
     page.quit().await.expect("quits");
 }
 

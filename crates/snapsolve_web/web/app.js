@@ -41,6 +41,11 @@ function notice(text) {
   $("notice").textContent = text;
 }
 
+// What the reader warns of in a reading (a black-and-white photo), as a notice.
+function warningsOf(reading) {
+  return (reading.warnings || []).join(" ");
+}
+
 // The answer in words, for the #answer live region (screen readers, tests).
 function answerText(scene) {
   if (scene.kind === "set") {
@@ -241,7 +246,7 @@ async function frameLoop() {
       if (seq !== state.seq || state.frozen) continue;
       meter.answered({ encode: frame.encodeMs, trip: answer.roundTripMs, ...answer.server });
       liveReading(kind, answer.json, frame.canvas);
-      notice("");
+      notice(warningsOf(answer.json));
     } catch (error) {
       if (error.status === 503) {
         notice("the server is busy: waiting a moment");
@@ -332,6 +337,7 @@ async function uploadPhoto(file) {
       if (found(kind, json)) break;
     }
     showScene(scene);
+    notice(warningsOf(scene.reading));
   } catch (error) {
     say("the photo could not be read");
     notice(error.message);

@@ -212,9 +212,34 @@ pub const DECODE_MIN_SIDE: u32 = 2000;
 /// `2 * DECODE_MIN_SIDE` pixels a side is decoded at 1/2, 1/4 or 1/8 scale,
 /// which is all the card finder (~1000 pixels) and the 96x150 crops use;
 /// corners still come back in the stored pixels.
+///
+/// A photo with no colour (black and white) is read, with a warning: a
+/// card's colour is a third of its name, and there the network can only
+/// guess it.
 pub fn decode_table_photo(bytes: &[u8], limits: Limits) -> Result<Photo, DecodeError> {
-    decode_photo_reduced(bytes, limits, DECODE_MIN_SIDE)
+    let mut photo = decode_photo_reduced(bytes, limits, DECODE_MIN_SIDE)?;
+    if holds_no_colour(&photo.image) {
+        photo.warnings.push(NO_COLOUR.to_string());
+    }
+    Ok(photo)
 }
+
+/// What a table reading says of a photo with no colour.
+pub const NO_COLOUR: &str = "the photo is black and white: the cards' colours (red, green, \
+                             purple) cannot be seen in it, so the colours named are guesses";
+
+/// Whether every pixel of `image` is grey: its channels within
+/// [`GREY_SPREAD`] of each other (a black-and-white photo saved as colour
+/// JPEG comes back a level or two off grey).
+fn holds_no_colour(image: &RgbImage) -> bool {
+    image.pixels().all(|p| {
+        let [r, g, b] = p.0;
+        r.max(g).max(b) - r.min(g).min(b) <= GREY_SPREAD
+    })
+}
+
+/// Most levels a grey pixel's channels may differ by.
+const GREY_SPREAD: u8 = 4;
 
 /// Reads and decodes a photo file of a table (see [`decode_table_photo`]).
 pub fn read_table_photo(path: &Path, limits: Limits) -> Result<Photo, DecodeError> {
@@ -998,6 +1023,36 @@ pub fn assemble_reading(
 mod tests {
     use super::*;
     use image::Rgb;
+
+    /// A rendered table saved as JPEG, in colour or turned black and white.
+    fn table_jpeg(grey: bool) -> Vec<u8> {
+        let table = snapsolve_synth::render_table(&snapsolve_synth::TableSpec::new(
+            snapsolve_set::Card::all().take(3).collect(),
+            snapsolve_synth::Edition::Standard,
+            5,
+        ));
+        let image = if grey {
+            image::DynamicImage::ImageLuma8(image::imageops::grayscale(&table.image)).to_rgb8()
+        } else {
+            table.image
+        };
+        let mut bytes = Vec::new();
+        image
+            .write_to(
+                &mut std::io::Cursor::new(&mut bytes),
+                image::ImageFormat::Jpeg,
+            )
+            .expect("encodes");
+        bytes
+    }
+
+    #[test]
+    fn a_black_and_white_photo_is_read_with_a_warning_about_colours() {
+        let grey = decode_table_photo(&table_jpeg(true), Limits::default()).expect("decodes");
+        assert_eq!(grey.warnings, vec![NO_COLOUR.to_string()]);
+        let colour = decode_table_photo(&table_jpeg(false), Limits::default()).expect("decodes");
+        assert!(colour.warnings.is_empty(), "{:?}", colour.warnings);
+    }
 
     /// A portrait card of `w` x `1.56 w` with its top-left corner at (x, y).
     fn card(x: f32, y: f32, w: f32) -> Quad {
