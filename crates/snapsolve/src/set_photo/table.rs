@@ -231,7 +231,7 @@ pub const NO_COLOUR: &str = "the photo is black and white: the cards' colours (r
 /// Whether every pixel of `image` is grey: its channels within
 /// [`GREY_SPREAD`] of each other (a black-and-white photo saved as colour
 /// JPEG comes back a level or two off grey).
-fn holds_no_colour(image: &RgbImage) -> bool {
+pub fn holds_no_colour(image: &RgbImage) -> bool {
     image.pixels().all(|p| {
         let [r, g, b] = p.0;
         r.max(g).max(b) - r.min(g).min(b) <= GREY_SPREAD

@@ -7,7 +7,7 @@ use serde_json::json;
 use snapsolve::images::{Limits, Photo, read_image};
 use snapsolve::set_photo::example::{EXAMPLE_SEED, example_photo};
 use snapsolve::set_photo::table::{
-    CutBy, Finders, TableReading, read_table_photo, read_table_with,
+    CutBy, Finders, NO_COLOUR, TableReading, holds_no_colour, read_table_photo, read_table_with,
 };
 use snapsolve::set_photo::{
     CLASSIFIERS, CardClassifier, DEFAULT_CLASSIFIER, classifier_by_name, draw_answer,
@@ -177,6 +177,9 @@ pub fn card(args: &CardArgs) -> CliResult {
     for path in &args.images {
         let picture = read_image(path, Limits::default())
             .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+        if holds_no_colour(&picture) {
+            eprintln!("warning: {}: {NO_COLOUR}", path.display());
+        }
         let reading = name_card_picture(&picture, classifier.as_ref()).ok_or_else(|| {
             CliError::failed(format!(
                 "{}: the classifier gave no reading",
