@@ -332,7 +332,7 @@ fn printed_page(width: f32, rng: &mut StdRng) -> RgbaImage {
 }
 
 /// A sticky note, a phone with a lit screen or a printed box, about card-sized.
-fn object(card: [f32; 2], rng: &mut StdRng) -> RgbaImage {
+pub(crate) fn object(card: [f32; 2], rng: &mut StdRng) -> RgbaImage {
     let scale = rng.random_range(0.8..1.2f32);
     let (w, h) = (card[0] * scale, card[1] * scale);
     let mut pm = pixmap(w, h);

@@ -138,6 +138,9 @@ pub struct TableSpec {
     /// Things that look like cards laid on the table under the cards: blank
     /// paper, playing cards, printed pages, phones, notes.
     pub distractors: usize,
+    /// Things set down over the cards after them (a phone, a note, a box),
+    /// each over a corner of a card, hiding a fifth to a third of it.
+    pub covers: usize,
     /// Share of the picture's width or height the layout fills (0.7 by
     /// default; less leaves more table around smaller cards).
     pub fill: f32,
@@ -219,6 +222,7 @@ impl TableSpec {
             lighting: Lighting::Random,
             card_shadows: false,
             distractors: 0,
+            covers: 0,
             fill: 0.7,
             view_tilt: 0.0,
             view_focal: None,
@@ -243,6 +247,8 @@ pub struct Table {
     pub image: RgbImage,
     /// Every card on it, in `TableSpec::cards` order.
     pub cards: Vec<PlacedCard>,
+    /// The corners of the things set down over the cards (`TableSpec::covers`).
+    pub covers: Vec<Quad>,
 }
 
 /// Renders a table: surface, clutter and distractors, then the cards (with
@@ -301,11 +307,19 @@ pub fn render_table(spec: &TableSpec) -> Table {
         composite_card(&mut image, &drawn, &corners);
         cards.push(PlacedCard { card, corners });
     }
+    let mut covers = if spec.covers > 0 && !cards.is_empty() {
+        lay_covers(&mut image, &cards, spec.covers, card_w, &mut rng)
+    } else {
+        Vec::new()
+    };
     if spec.view_tilt > 0.0
         && let Some(view) = tilted_view(&image, spec.view_tilt, spec.view_focal)
     {
         for placed in &mut cards {
             placed.corners = placed.corners.map(|p| view.map(p));
+        }
+        for cover in &mut covers {
+            *cover = cover.map(|p| view.map(p));
         }
         image = view.image;
     }
@@ -320,7 +334,11 @@ pub fn render_table(spec: &TableSpec) -> Table {
         };
         camera.apply(&mut image, &mut rng);
     }
-    Table { image, cards }
+    Table {
+        image,
+        cards,
+        covers,
+    }
 }
 
 /// Lays `count` lookalikes about `size` wide at random places and turns.
@@ -341,6 +359,45 @@ fn lay_distractors(img: &mut RgbImage, count: usize, size: f32, rng: &mut StdRng
         );
         composite_card(img, &object, &quad);
     }
+}
+
+/// Lays `count` card-sized things (see [`crate::lookalike::object`]) over
+/// corners of `cards`, each centred beyond a random card's corner by up to a
+/// fifth of a card's width along its diagonal and turned at random, so that
+/// it hides roughly a fifth to a third of the card, as a phone or a note set
+/// down on the layout does.
+/// Returns where each lies.
+fn lay_covers(
+    img: &mut RgbImage,
+    cards: &[PlacedCard],
+    count: usize,
+    card_w: f32,
+    rng: &mut StdRng,
+) -> Vec<Quad> {
+    let mut covers = Vec::with_capacity(count);
+    for _ in 0..count {
+        let placed = &cards[rng.random_range(0..cards.len())];
+        let corner = placed.corners[rng.random_range(0..4)];
+        let centre = [0, 1].map(|k| placed.corners.iter().map(|p| p[k]).sum::<f32>() / 4.0);
+        let out = [corner[0] - centre[0], corner[1] - centre[1]];
+        let length = out[0].hypot(out[1]).max(f32::EPSILON);
+        let beyond = rng.random_range(0.0..0.2) * card_w;
+        let at = [
+            corner[0] + beyond * out[0] / length,
+            corner[1] + beyond * out[1] / length,
+        ];
+        let object = crate::lookalike::object([card_w, card_w * CARD_ASPECT], rng);
+        let dims = [object.width() as f32, object.height() as f32];
+        let quad = place(
+            at,
+            dims,
+            rng.random_range(0.0..std::f32::consts::TAU),
+            |_| [0.0; 2],
+        );
+        composite_card(img, &object, &quad);
+        covers.push(quad);
+    }
+    covers
 }
 
 /// Darkens a soft-edged patch under the card at `corners`, offset away from

@@ -5,7 +5,8 @@
 //! twelve cards on a busy surface, one card filling an upright frame, twelve
 //! cards across the room from a webcam, twelve from a phone moving over them,
 //! twelve with their rows turned any way across the picture, twelve
-//! overexposed, twelve under a lamp's reflection on a glossy table),
+//! overexposed, twelve under a lamp's reflection on a glossy table, twelve
+//! with things set down over some of them),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -72,11 +73,14 @@ pub enum Condition {
     /// Twelve cards on a glossy table under a lamp: its bright reflection
     /// over some of the cards washes their ink out.
     LampGlare,
+    /// Twelve cards, two or three of them partly covered by things set down
+    /// over a corner (a phone, a note, a box).
+    CoveredCards,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 17] = [
+    pub const ALL: [Condition; 18] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -94,6 +98,7 @@ impl Condition {
         Condition::TurnedLayout,
         Condition::Overexposed,
         Condition::LampGlare,
+        Condition::CoveredCards,
     ];
 
     /// Short name for reports and `--only`.
@@ -116,6 +121,7 @@ impl Condition {
             Condition::TurnedLayout => "turned-layout",
             Condition::Overexposed => "overexposed",
             Condition::LampGlare => "lamp-glare",
+            Condition::CoveredCards => "covered-cards",
         }
     }
 
@@ -192,6 +198,7 @@ impl Condition {
             Condition::TurnedLayout => spec.max_layout_turn = std::f32::consts::FRAC_PI_2,
             Condition::Overexposed => spec.lighting = Lighting::Overexposed,
             Condition::LampGlare => spec.lighting = Lighting::Glare,
+            Condition::CoveredCards => spec.covers = 2 + index % 2,
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);

@@ -30,7 +30,8 @@ pub struct StressArgs {
     /// Only this condition (white-on-white, light-wood, clutter-no-cards,
     /// cards-among-lookalikes, single-close-up, 21-touching, steep-angle, dim-warm,
     /// alone-on-white, white-desk-clutter, busy-surface, filling-the-frame,
-    /// far-away, moving-phone, turned-layout, overexposed).
+    /// far-away, moving-phone, turned-layout, overexposed, lamp-glare,
+    /// covered-cards).
     #[arg(long, value_name = "NAME", value_parser = condition_name)]
     only: Option<Condition>,
     /// Which classifier names the cards.
