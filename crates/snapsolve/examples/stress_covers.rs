@@ -4,7 +4,9 @@
 //! the condition's own two or three), reads them as `snapsolve set photo`
 //! does, and tallies every true card by the share of it that is covered:
 //! read right (a card read whose middle lies on it, under its name), read
-//! wrong (one lies on it under another name) or not read.
+//! wrong (one lies on it under another name) or not read. For each card not
+//! read it also says what the card network makes of the card cut at its
+//! true corners: whether finding it or naming it is what fails.
 
 use snapsolve::set_photo::stress::Condition;
 use snapsolve::set_photo::table::{Finders, read_table_with};
@@ -56,7 +58,18 @@ fn main() {
                         placed.card, card.card
                     );
                 }
-                None => println!("{index} {} covered {share:.2} not read", placed.card),
+                None => {
+                    // What the network makes of the card cut at its true corners.
+                    let crop = snapsolve_vision::crop::card_crop(&photo.image, &truth);
+                    let said = crop.map(|c| classifier.classify(&[c]).remove(0));
+                    let (p, name) = said.map_or((0.0, String::new()), |r| {
+                        (r.card_probability.unwrap_or(0.0), r.card().to_string())
+                    });
+                    println!(
+                        "{index} {} covered {share:.2} not read; at its true corners: card {p:.2}, {name}",
+                        placed.card
+                    );
+                }
             }
         }
     }
