@@ -10,7 +10,7 @@ use image::RgbImage;
 use snapsolve_set::Card;
 use snapsolve_set::finders::find_sets;
 use snapsolve_vision::cards::cores::missed_by_finder;
-use snapsolve_vision::cards::neighbours::guesses_beside;
+use snapsolve_vision::cards::neighbours::{guesses_across, guesses_beside};
 use snapsolve_vision::cards::refine::EdgeCopy;
 use snapsolve_vision::cards::sort_in_reading_order_by;
 use snapsolve_vision::crop::{card_crop, ink_colour_spread};
@@ -740,6 +740,9 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
             let faint = CardFinder::default().faint_symbol_cards_beside(&photo.image, &cards);
             guesses.retain(|g| !faint.iter().any(|f| f.shares_centre_with(g)));
             guesses.extend(faint);
+        }
+        if guesses.is_empty() {
+            guesses = guesses_across(&photo.image, &cards, &tried);
         }
         tried.extend(&guesses);
         let (sure, refused) = beyond_doubt(photo, classifier, guesses);

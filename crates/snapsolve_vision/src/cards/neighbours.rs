@@ -37,27 +37,55 @@ const PAPER_SAMPLES: (usize, usize) = (5, 8);
 /// before (`tried`), wholly inside the picture and about as white as the
 /// cards.
 pub fn guesses_beside(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Quad> {
-    let (width, height) = image.dimensions();
-    let dullest = cards
-        .iter()
-        .map(|card| paper_level(image, card))
-        .fold(f32::INFINITY, f32::min);
-    let pairs = || {
-        cards
-            .iter()
-            .enumerate()
-            .flat_map(|(i, a)| cards[i + 1..].iter().map(move |b| (a, b)))
-    };
     // Holes first: a place between two cards is guessed from both, where
     // one beyond a card copies that card's size, which a steep view's
     // nearer rows outgrow. Then the rows continued, then the corners of Ls
     // of three cards (stress tables 400-495: corners before the rows named
     // 7 cards fewer; after them, 8 more, none more right).
-    let holes = pairs().flat_map(|(a, b)| guesses_from_pair(a, b, Place::Between));
-    let beyond = pairs().flat_map(|(a, b)| guesses_from_pair(a, b, Place::Beyond));
+    let holes = pairs(cards).flat_map(|(a, b)| guesses_from_pair(a, b, Place::Between));
+    let beyond = pairs(cards).flat_map(|(a, b)| guesses_from_pair(a, b, Place::Beyond));
     let corners = cards.iter().flat_map(|a| corners_beside(a, cards));
+    admitted(image, cards, tried, holes.chain(beyond).chain(corners))
+}
+
+/// Outlines where a card likely lies beside a row (or column) of two of
+/// `cards`, across it, a step away whose gap is theirs, admitted as
+/// [`guesses_beside`] admits its own. Where things set down on the layout
+/// hide the cards' neighbours, one column may be all that is read, and
+/// [`guesses_beside`] guesses nothing beside it (covered-cards table 403:
+/// the left column of three). A guess across a row is seldom where a card
+/// lies as exactly as one along it, so these are for when it has none: a
+/// refused guess is not guessed again, and the rows' guesses would find
+/// its place taken.
+pub fn guesses_across(image: &RgbImage, cards: &[Quad], tried: &[Quad]) -> Vec<Quad> {
+    let across = pairs(cards).flat_map(|(a, b)| guesses_from_pair(a, b, Place::Across));
+    admitted(image, cards, tried, across)
+}
+
+/// Every pair of `cards`, each once.
+fn pairs(cards: &[Quad]) -> impl Iterator<Item = (&Quad, &Quad)> {
+    cards
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, a)| cards[i + 1..].iter().map(move |b| (a, b)))
+}
+
+/// The `candidates`, in order, apart from places already taken by a card,
+/// tried before or guessed already, wholly inside the picture and about as
+/// white as the cards.
+fn admitted(
+    image: &RgbImage,
+    cards: &[Quad],
+    tried: &[Quad],
+    candidates: impl Iterator<Item = Quad>,
+) -> Vec<Quad> {
+    let (width, height) = image.dimensions();
+    let dullest = cards
+        .iter()
+        .map(|card| paper_level(image, card))
+        .fold(f32::INFINITY, f32::min);
     let mut guesses: Vec<Quad> = Vec::new();
-    for guess in holes.chain(beyond).chain(corners) {
+    for guess in candidates {
         let taken = cards
             .iter()
             .chain(tried)
@@ -107,6 +135,9 @@ enum Place {
     Between,
     /// Beyond each of two neighbours, along their row.
     Beyond,
+    /// Beside each of two neighbours, across their row, a step away whose
+    /// gap is the gap between them.
+    Across,
 }
 
 /// The places of kind `place` a pair of cards points at: beyond each of them
@@ -116,18 +147,42 @@ enum Place {
 /// size between theirs).
 fn guesses_from_pair(a: &Quad, b: &Quad, place: Place) -> Vec<Quad> {
     let step = sub(b.centre(), a.centre());
-    let Some((steps, _)) = steps_along_a_side(a, step) else {
+    let Some((steps, side)) = steps_along_a_side(a, step) else {
         return Vec::new();
     };
     match place {
         Place::Beyond if (STEP.0..=STEP.1).contains(&steps) => {
             vec![moved(b, step, 1.0), moved(a, step, -1.0)]
         }
+        Place::Across if (STEP.0..=STEP.1).contains(&steps) => {
+            let sideways = step_across(a, side, steps);
+            [a, b]
+                .into_iter()
+                .flat_map(|card| [moved(card, sideways, 1.0), moved(card, sideways, -1.0)])
+                .collect()
+        }
         Place::Between if (TWO_STEPS.0..=TWO_STEPS.1).contains(&steps) => {
             vec![halfway(a, b).unwrap_or_else(|| moved(a, step, 0.5))]
         }
         _ => Vec::new(),
     }
+}
+
+/// The step from `card` to its neighbour across the row it shares with a
+/// neighbour `steps` of its sides away along `side`: the card's other side
+/// and the same gap (cards of a layout lie as far apart both ways).
+fn step_across(card: &Quad, side: Side, steps: f32) -> Point2 {
+    let c = &card.corners;
+    let across = mean(sub(c[1], c[0]), sub(c[2], c[3]));
+    let along = mean(sub(c[3], c[0]), sub(c[2], c[1]));
+    let length = |v: Point2| v[0].hypot(v[1]).max(f32::EPSILON);
+    let (row, other) = match side {
+        Side::Across => (across, along),
+        Side::Along => (along, across),
+    };
+    let gap = (steps - 1.0) * length(row);
+    let scale = 1.0 + gap / length(other);
+    [other[0] * scale, other[1] * scale]
 }
 
 /// The outline halfway from `a` to `b`, corner by corner; `None` where it is
@@ -256,6 +311,25 @@ mod tests {
         let row = [card(20.0, 10.0), card(30.0, 10.0), card(50.0, 10.0)];
         let guesses = guesses_beside(&white(100), &row, &[]);
         assert_eq!(centres(&guesses), vec![[15.0, 17.5], [45.0, 17.5]]);
+    }
+
+    #[test]
+    fn beside_a_lone_column_cards_are_guessed_across_it_with_its_gap() {
+        // A column of two cards 10 x 15, 5 apart: nothing is guessed along
+        // it inside the picture's middle but beyond its ends; across it, each
+        // card's neighbours lie its width plus the same gap of 5 away.
+        let column = [card(40.0, 30.0), card(40.0, 50.0)];
+        let across = guesses_across(&white(100), &column, &[]);
+        assert_eq!(
+            centres(&across),
+            vec![[30.0, 37.5], [30.0, 57.5], [60.0, 37.5], [60.0, 57.5]]
+        );
+        // A place tried before is not guessed again.
+        let across = guesses_across(&white(100), &column, &[card(25.0, 50.0)]);
+        assert_eq!(
+            centres(&across),
+            vec![[30.0, 37.5], [60.0, 37.5], [60.0, 57.5]]
+        );
     }
 
     #[test]
