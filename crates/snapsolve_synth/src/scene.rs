@@ -1,7 +1,7 @@
 //! Whole pictures: one card as a classifier sees it (a crop cut from a
 //! photographed scene) and whole tables of cards with their true corners.
 
-use image::RgbImage;
+use image::{RgbImage, RgbaImage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use snapsolve_set::Card;
@@ -350,23 +350,28 @@ fn lay_distractors(img: &mut RgbImage, count: usize, size: f32, rng: &mut StdRng
             rng.random_range(0.1..0.9) * w,
             rng.random_range(0.1..0.9) * h,
         ];
-        let dims = [object.width() as f32, object.height() as f32];
-        let quad = place(
-            centre,
-            dims,
-            rng.random_range(0.0..std::f32::consts::TAU),
-            |_| [0.0; 2],
-        );
-        composite_card(img, &object, &quad);
+        lay_turned(img, &object, centre, rng);
     }
+}
+
+/// Lays `object` on `img` centred at `centre`, turned at random; where it lies.
+fn lay_turned(img: &mut RgbImage, object: &RgbaImage, centre: [f32; 2], rng: &mut StdRng) -> Quad {
+    let dims = [object.width() as f32, object.height() as f32];
+    let quad = place(
+        centre,
+        dims,
+        rng.random_range(0.0..std::f32::consts::TAU),
+        |_| [0.0; 2],
+    );
+    composite_card(img, object, &quad);
+    quad
 }
 
 /// Lays `count` card-sized things (see [`crate::lookalike::object`]) over
 /// corners of `cards`, each centred beyond a random card's corner by up to a
 /// fifth of a card's width along its diagonal and turned at random, so that
 /// it hides roughly a fifth to a third of the card, as a phone or a note set
-/// down on the layout does.
-/// Returns where each lies.
+/// down on the layout does; where each lies.
 fn lay_covers(
     img: &mut RgbImage,
     cards: &[PlacedCard],
@@ -387,15 +392,7 @@ fn lay_covers(
             corner[1] + beyond * out[1] / length,
         ];
         let object = crate::lookalike::object([card_w, card_w * CARD_ASPECT], rng);
-        let dims = [object.width() as f32, object.height() as f32];
-        let quad = place(
-            at,
-            dims,
-            rng.random_range(0.0..std::f32::consts::TAU),
-            |_| [0.0; 2],
-        );
-        composite_card(img, &object, &quad);
-        covers.push(quad);
+        covers.push(lay_turned(img, &object, at, rng));
     }
     covers
 }

@@ -741,6 +741,9 @@ fn add_cards_beside(photo: &Photo, classifier: &dyn CardClassifier, named: &mut 
             guesses.retain(|g| !faint.iter().any(|f| f.shares_centre_with(g)));
             guesses.extend(faint);
         }
+        // Across a lone row or column only where nothing else is guessed
+        // (see `guesses_across`: tried with the others, they took the rows'
+        // places on covered-cards tables 448-495).
         if guesses.is_empty() {
             guesses = guesses_across(&photo.image, &cards, &tried);
         }

@@ -315,9 +315,8 @@ mod tests {
 
     #[test]
     fn beside_a_lone_column_cards_are_guessed_across_it_with_its_gap() {
-        // A column of two cards 10 x 15, 5 apart: nothing is guessed along
-        // it inside the picture's middle but beyond its ends; across it, each
-        // card's neighbours lie its width plus the same gap of 5 away.
+        // A column of two cards 10 x 15, 5 apart: across it, each card's
+        // neighbours lie its width plus the same gap of 5 away, both ways.
         let column = [card(40.0, 30.0), card(40.0, 50.0)];
         let across = guesses_across(&white(100), &column, &[]);
         assert_eq!(
