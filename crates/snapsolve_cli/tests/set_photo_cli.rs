@@ -91,6 +91,33 @@ fn bad_files_get_a_clear_error_and_exit_2_from_every_photo_command() {
     refused(&write("huge.jpg", &big), "65535x65535 pixels");
 }
 
+/// Pictures a pixel or two across (a 1x72 PNG panicked in the card finder's
+/// edge pass until session 37, found by fuzzing) are read by every photo
+/// command: nothing found, no panic.
+#[test]
+fn pictures_a_pixel_or_two_across_are_read_without_a_panic() {
+    for (w, h) in [(1, 72), (2, 72), (72, 1), (1, 1)] {
+        let image = RgbImage::from_fn(w, h, |x, y| Rgb([(x * 90 + y * 3) as u8, 120, 60]));
+        let path = write(
+            &format!("thin-{w}x{h}.png"),
+            &encoded(&image, ImageFormat::Png),
+        );
+        let path_arg = path.to_str().expect("utf-8 path");
+        for command in [["set", "photo"], ["set", "card"], ["sudoku", "photo"]] {
+            let output = snapsolve(&[command[0], command[1], path_arg, "--json"]);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                !stderr.contains("panicked"),
+                "{command:?} {w}x{h}: {stderr}"
+            );
+            assert!(
+                matches!(output.status.code(), Some(0 | 1)),
+                "{command:?} {w}x{h}: {stderr}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_cut_jpeg_or_png_is_read_as_far_as_it_goes_with_a_warning() {
     // A noisy picture (no flat rows), cut half way through its pixel data.

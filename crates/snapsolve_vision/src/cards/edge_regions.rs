@@ -43,6 +43,12 @@ const PER_LEVEL: u32 = 36;
 /// The picture cut into regions by the edges of its colour channels.
 pub(super) fn edge_regions(image: &RgbImage) -> GrayImage {
     let (width, height) = (image.width() as usize, image.height() as usize);
+    // A picture under three pixels across has no pixel with both neighbours
+    // to thin an edge between: no edge, all region (a 1x72 PNG once panicked
+    // in `thinned`, found by fuzzing).
+    if width < 3 || height < 3 {
+        return GrayImage::from_pixel(image.width(), image.height(), image::Luma([REGION]));
+    }
     let gradient = strongest_gradient(image);
     let thin = thinned(&gradient, width, height);
     let edges = followed(&thin, width, height);
@@ -214,6 +220,17 @@ fn followed(thin: &[u32], width: usize, height: usize) -> Vec<u8> {
 mod tests {
     use super::*;
     use image::Rgb;
+
+    #[test]
+    fn pictures_one_or_two_pixels_across_are_all_region() {
+        for (w, h) in [(1, 72), (2, 72), (72, 1), (72, 2), (1, 1), (3, 3)] {
+            let image = RgbImage::from_fn(w, h, |x, y| Rgb([(x * 40 + y * 7) as u8; 3]));
+            let regions = edge_regions(&image);
+            assert_eq!(regions.dimensions(), (w, h));
+        }
+        let thin = edge_regions(&RgbImage::new(1, 72));
+        assert!(thin.pixels().all(|p| p[0] == REGION));
+    }
 
     #[test]
     fn a_card_a_little_whiter_than_its_desk_is_a_region_of_its_own() {
