@@ -275,14 +275,16 @@ pub fn decode_photo_reduced(
     if bytes.len() as u64 > limits.max_file_bytes {
         return Err(DecodeError::FileTooLarge(bytes.len() as u64));
     }
-    if let Some(format) = unsupported_format(bytes) {
-        return Err(DecodeError::UnsupportedFormat(format));
-    }
     let reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(DecodeError::Io)?;
-    if reader.format().is_none() {
-        return Err(DecodeError::UnknownFormat);
+    let Some(format) = reader.format() else {
+        return Err(
+            heif_kind(bytes).map_or(DecodeError::UnknownFormat, DecodeError::UnsupportedFormat)
+        );
+    };
+    if let Some(name) = not_decoded(format) {
+        return Err(DecodeError::UnsupportedFormat(name));
     }
     if reader.format() == Some(image::ImageFormat::Jpeg) {
         if !jpeg_is_complete(bytes) {
@@ -304,34 +306,39 @@ pub fn decode_photo_reduced(
     }
 }
 
-/// The name of an image format snapsolve does not decode that `bytes` begin
-/// as, if they do: phones save HEIC (an iPhone's usual format) or AVIF, and
-/// scanners and screenshots TIFF, BMP or GIF. Said by name, a player knows
-/// to export the picture; "damaged" (what the decoder's refusal would say)
-/// or "not an image" would send them looking for a fault.
-fn unsupported_format(bytes: &[u8]) -> Option<&'static str> {
-    // HEIC and AVIF are ISO media files: a box "ftyp" whose major brand
-    // says what the file holds.
-    if bytes.get(4..8) == Some(b"ftyp".as_slice()) {
-        return match bytes.get(8..12)? {
-            b"heic" | b"heix" | b"hevc" | b"hevx" | b"heim" | b"heis" | b"mif1" | b"msf1" => {
-                Some("an HEIC (HEIF) image")
-            }
-            b"avif" | b"avis" => Some("an AVIF image"),
-            _ => None,
-        };
-    }
-    match image::guess_format(bytes).ok()? {
-        image::ImageFormat::Jpeg | image::ImageFormat::Png | image::ImageFormat::WebP => None,
-        image::ImageFormat::Tiff => Some("a TIFF image"),
-        image::ImageFormat::Bmp => Some("a BMP image"),
-        image::ImageFormat::Gif => Some("a GIF image"),
-        image::ImageFormat::Avif => Some("an AVIF image"),
-        image::ImageFormat::Ico => Some("an ICO image"),
-        image::ImageFormat::OpenExr => Some("an OpenEXR image"),
-        image::ImageFormat::Hdr => Some("a Radiance HDR image"),
-        image::ImageFormat::Qoi => Some("a QOI image"),
+/// The name of an image format snapsolve does not decode, said as the error
+/// says it; `None` for JPEG, PNG and WebP. Phones save HEIC (an iPhone's usual
+/// format) or AVIF, scanners and screenshots TIFF, BMP or GIF: said by name, a
+/// player knows to export the picture, where "damaged" (what the decoder's
+/// refusal would say) would send them looking for a fault.
+fn not_decoded(format: image::ImageFormat) -> Option<&'static str> {
+    use image::ImageFormat as F;
+    match format {
+        F::Jpeg | F::Png | F::WebP => None,
+        F::Tiff => Some("a TIFF image"),
+        F::Bmp => Some("a BMP image"),
+        F::Gif => Some("a GIF image"),
+        F::Avif => Some("an AVIF image"),
+        F::Ico => Some("an ICO image"),
+        F::OpenExr => Some("an OpenEXR image"),
+        F::Hdr => Some("a Radiance HDR image"),
+        F::Qoi => Some("a QOI image"),
         _ => Some("an image in another format"),
+    }
+}
+
+/// HEIC (HEIF) and AVIF pictures, which `image` does not recognise without
+/// its codecs: ISO media files whose box "ftyp" names what they hold.
+fn heif_kind(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.get(4..8) != Some(b"ftyp".as_slice()) {
+        return None;
+    }
+    match bytes.get(8..12)? {
+        b"heic" | b"heix" | b"hevc" | b"hevx" | b"heim" | b"heis" | b"mif1" | b"msf1" => {
+            Some("an HEIC (HEIF) image")
+        }
+        b"avif" | b"avis" => Some("an AVIF image"),
+        _ => None,
     }
 }
 

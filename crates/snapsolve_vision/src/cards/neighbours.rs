@@ -172,9 +172,7 @@ fn guesses_from_pair(a: &Quad, b: &Quad, place: Place) -> Vec<Quad> {
 /// neighbour `steps` of its sides away along `side`: the card's other side
 /// and the same gap (cards of a layout lie as far apart both ways).
 fn step_across(card: &Quad, side: Side, steps: f32) -> Point2 {
-    let c = &card.corners;
-    let across = mean(sub(c[1], c[0]), sub(c[2], c[3]));
-    let along = mean(sub(c[3], c[0]), sub(c[2], c[1]));
+    let (across, along) = sides_of(card);
     let length = |v: Point2| v[0].hypot(v[1]).max(f32::EPSILON);
     let (row, other) = match side {
         Side::Across => (across, along),
@@ -205,9 +203,7 @@ const HALFWAY_AREA: f32 = 0.8;
 /// along one side of the card `card` (within [`OFF_LINE`] of it); `None`
 /// otherwise.
 fn steps_along_a_side(card: &Quad, offset: Point2) -> Option<(f32, Side)> {
-    let c = &card.corners;
-    let across = mean(sub(c[1], c[0]), sub(c[2], c[3]));
-    let along = mean(sub(c[3], c[0]), sub(c[2], c[1]));
+    let (across, along) = sides_of(card);
     let (x, y) = in_basis(offset, across, along)?;
     if y.abs() <= OFF_LINE {
         Some((x.abs(), Side::Across))
@@ -216,6 +212,16 @@ fn steps_along_a_side(card: &Quad, offset: Point2) -> Option<(f32, Side)> {
     } else {
         None
     }
+}
+
+/// A card's side across it and its side along it, each the mean of the two
+/// opposite sides.
+fn sides_of(card: &Quad) -> (Point2, Point2) {
+    let c = &card.corners;
+    (
+        mean(sub(c[1], c[0]), sub(c[2], c[3])),
+        mean(sub(c[3], c[0]), sub(c[2], c[1])),
+    )
 }
 
 /// Which of a card's sides a step runs along.
