@@ -1,6 +1,8 @@
 //! Whole pictures: one card as a classifier sees it (a crop cut from a
 //! photographed scene) and whole tables of cards with their true corners.
 
+use std::sync::Arc;
+
 use image::{RgbImage, RgbaImage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -130,6 +132,11 @@ pub struct TableSpec {
     pub camera: bool,
     /// What the cards lie on.
     pub surface: Surface,
+    /// A photograph to lay the cards on instead of `surface` (a page of
+    /// print, a real table): scaled to cover the picture and cut to its
+    /// shape, centred. Real photos carry what no procedural surface does
+    /// (their own camera's grain, blur, light and print).
+    pub backdrop: Option<Arc<RgbImage>>,
     /// The light and camera, when `camera` is on.
     pub lighting: Lighting,
     /// Whether each card throws a soft shadow on the table (on a white
@@ -219,6 +226,7 @@ impl TableSpec {
             clutter: 2,
             camera: true,
             surface: Surface::Random,
+            backdrop: None,
             lighting: Lighting::Random,
             card_shadows: false,
             distractors: 0,
@@ -257,14 +265,9 @@ pub struct Table {
 pub fn render_table(spec: &TableSpec) -> Table {
     let mut rng = StdRng::seed_from_u64(spec.seed);
     let mut image = RgbImage::new(spec.width.max(16), spec.height.max(16));
-    match spec.surface {
-        Surface::Random => fill_background(&mut image, &mut rng),
-        Surface::White => fill_white(&mut image, &mut rng),
-        Surface::LightWood => fill_light_wood(&mut image, &mut rng),
-        Surface::Terrazzo => fill_terrazzo(&mut image, &mut rng),
-        Surface::SpeckledCounter => fill_speckled_counter(&mut image, &mut rng),
-        Surface::FloralCloth => fill_floral_cloth(&mut image, &mut rng),
-        Surface::Carpet => fill_carpet(&mut image, &mut rng),
+    match &spec.backdrop {
+        Some(photo) => cover_with(&mut image, photo),
+        None => fill_surface(&mut image, spec.surface, &mut rng),
     }
     draw_clutter(&mut image, spec.clutter, &mut rng);
     let n = spec.cards.len();
@@ -339,6 +342,39 @@ pub fn render_table(spec: &TableSpec) -> Table {
         cards,
         covers,
     }
+}
+
+/// Draws `surface` over the whole of `image`.
+fn fill_surface(image: &mut RgbImage, surface: Surface, rng: &mut StdRng) {
+    match surface {
+        Surface::Random => fill_background(image, rng),
+        Surface::White => fill_white(image, rng),
+        Surface::LightWood => fill_light_wood(image, rng),
+        Surface::Terrazzo => fill_terrazzo(image, rng),
+        Surface::SpeckledCounter => fill_speckled_counter(image, rng),
+        Surface::FloralCloth => fill_floral_cloth(image, rng),
+        Surface::Carpet => fill_carpet(image, rng),
+    }
+}
+
+/// Fills `image` with `photo` scaled to cover it (the photo's shorter
+/// dimension fits, the other is cut evenly on both sides).
+fn cover_with(image: &mut RgbImage, photo: &RgbImage) {
+    let (w, h) = image.dimensions();
+    let (pw, ph) = (photo.width().max(1) as f32, photo.height().max(1) as f32);
+    let scale = (w as f32 / pw).max(h as f32 / ph);
+    let (sw, sh) = (
+        ((pw * scale).ceil() as u32).max(w),
+        ((ph * scale).ceil() as u32).max(h),
+    );
+    let scaled = image::imageops::resize(photo, sw, sh, image::imageops::FilterType::Triangle);
+    let (left, top) = ((sw - w) / 2, (sh - h) / 2);
+    image::imageops::replace(
+        image,
+        &image::imageops::crop_imm(&scaled, left, top, w, h).to_image(),
+        0,
+        0,
+    );
 }
 
 /// Lays `count` lookalikes about `size` wide at random places and turns.
@@ -509,6 +545,25 @@ fn pinhole_view(w: f32, h: f32, tilt: f32, focal: f32) -> Quad {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_backdrop_covers_the_picture_cut_evenly() {
+        // A tall photo, its top and bottom quarters red, its middle green:
+        // covering a wide picture keeps the middle only.
+        let photo = RgbImage::from_fn(100, 200, |_, y| {
+            if (50..150).contains(&y) {
+                image::Rgb([0, 200, 0])
+            } else {
+                image::Rgb([200, 0, 0])
+            }
+        });
+        let mut spec = TableSpec::new(Vec::new(), Edition::Standard, 3);
+        (spec.width, spec.height, spec.clutter, spec.camera) = (200, 100, 0, false);
+        spec.backdrop = Some(Arc::new(photo));
+        let table = render_table(&spec);
+        assert_eq!(table.image.dimensions(), (200, 100));
+        assert!(table.image.pixels().all(|p| p.0 == [0, 200, 0]));
+    }
 
     #[test]
     fn a_pinhole_camera_straight_down_sees_the_table_as_it_is_and_tilted_foreshortens_it() {

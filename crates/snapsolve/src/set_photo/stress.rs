@@ -14,14 +14,21 @@
 //! a floor per condition. Nothing here was used to train the card network
 //! (training renders single crops, not tables, from other seeds).
 
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use image::imageops::FilterType;
 use image::{Rgb, RgbImage};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use snapsolve_synth::{Edition, Lighting, PlacedCard, Surface, Table, TableSpec, render_table};
 use snapsolve_vision::draw::draw_quad_outline_mut;
-use snapsolve_vision::{Photo, Quad};
+use snapsolve_vision::{Limits, Photo, Quad};
 
 use super::classify::CardClassifier;
 use super::example::seeded_cards;
 use super::table::{Finders, TableReading, read_table_with};
+use crate::sudoku_photo::labels::{Split, read_labels, split_of};
 
 /// A phone's main camera: focal length over the picture's longer side.
 const PHONE_FOCAL: f32 = 0.75;
@@ -76,11 +83,19 @@ pub enum Condition {
     /// Twelve cards, two or three of them partly covered by things set down
     /// over a corner (a phone, a note, a box).
     CoveredCards,
+    /// Twelve cards laid on a photographed page of print (real photos of
+    /// newspaper and handwritten sudoku pages, some with the table beside
+    /// them): paper as white as the cards, print as dark as their ink, and a
+    /// real camera's grain and light under them. Needs the shared data.
+    OnPrintedPages,
+    /// The same photographed pages with no card on them. Needs the shared
+    /// data.
+    PagesNoCards,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 18] = [
+    pub const ALL: [Condition; 20] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -99,6 +114,8 @@ impl Condition {
         Condition::Overexposed,
         Condition::LampGlare,
         Condition::CoveredCards,
+        Condition::OnPrintedPages,
+        Condition::PagesNoCards,
     ];
 
     /// Short name for reports and `--only`.
@@ -122,7 +139,16 @@ impl Condition {
             Condition::Overexposed => "overexposed",
             Condition::LampGlare => "lamp-glare",
             Condition::CoveredCards => "covered-cards",
+            Condition::OnPrintedPages => "on-printed-pages",
+            Condition::PagesNoCards => "pages-no-cards",
         }
+    }
+
+    /// Whether the condition's tables are laid on photos of the shared data
+    /// folder (`crate::data`): without it they cannot be rendered, and
+    /// [`Condition::spec`] gives them the default surface instead.
+    pub fn needs_shared_data(self) -> bool {
+        matches!(self, Condition::OnPrintedPages | Condition::PagesNoCards)
     }
 
     /// The condition called `name`.
@@ -199,6 +225,13 @@ impl Condition {
             Condition::Overexposed => spec.lighting = Lighting::Overexposed,
             Condition::LampGlare => spec.lighting = Lighting::Glare,
             Condition::CoveredCards => spec.covers = 2 + index % 2,
+            Condition::OnPrintedPages | Condition::PagesNoCards => {
+                spec.backdrop = printed_page(index, seed);
+                spec.clutter = 0;
+                if self == Condition::PagesNoCards {
+                    spec.cards = Vec::new();
+                }
+            }
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);
@@ -210,6 +243,68 @@ impl Condition {
         }
         spec
     }
+}
+
+/// The photos of printed pages that [`Condition::OnPrintedPages`] lays
+/// cards on: the validation part of the shared sudoku photos (their split,
+/// `sudoku_photo::labels::split_of`), which the card network never learnt
+/// from (it learnt not-a-card from the training part) and which are not the
+/// held-out card-free photos `snapsolve eval set-photos` reads. Empty
+/// without the shared data.
+fn printed_pages() -> &'static [PathBuf] {
+    static PAGES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    PAGES.get_or_init(|| {
+        let Some(root) = crate::data::shared_data_dir() else {
+            return Vec::new();
+        };
+        let labels = read_labels(&root.join("sudoku/photos.jsonl")).unwrap_or_default();
+        let mut pages: Vec<PathBuf> = labels
+            .iter()
+            .filter(|photo| split_of(&photo.image) == Split::Validation)
+            .map(|photo| root.join(&photo.image))
+            .collect();
+        pages.sort();
+        pages
+    })
+}
+
+/// Tiles across and down in the backdrop of table `index`: one page close up
+/// (print larger than the cards), or two or three pages a side spread over
+/// the table (print the size a newspaper's is beside cards).
+fn tiles_a_side(index: usize) -> u32 {
+    1 + (index % 3) as u32
+}
+
+/// The backdrop of table `index`: pages of [`printed_pages`] laid side by
+/// side ([`tiles_a_side`]), each a random window of a photo (60-100% of it,
+/// as wide as a tile is), or `None` without the shared data.
+fn printed_page(index: usize, seed: u64) -> Option<Arc<RgbImage>> {
+    const TILE: (u32, u32) = (640, 480);
+    let pages = printed_pages();
+    if pages.is_empty() {
+        return None;
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let side = tiles_a_side(index);
+    let mut backdrop = RgbImage::new(side * TILE.0, side * TILE.1);
+    for tile in 0..side * side {
+        let path = &pages[rng.random_range(0..pages.len())];
+        let photo = snapsolve_vision::read_image(path, Limits::default()).ok()?;
+        let (w, h) = photo.dimensions();
+        let share = rng.random_range(0.6..=1.0f32);
+        let cw = ((w.min(h * TILE.0 / TILE.1) as f32 * share) as u32).max(1);
+        let ch = (cw * TILE.1 / TILE.0).clamp(1, h);
+        let (left, top) = (rng.random_range(0..=w - cw), rng.random_range(0..=h - ch));
+        let window = image::imageops::crop_imm(&photo, left, top, cw, ch).to_image();
+        let page = image::imageops::resize(&window, TILE.0, TILE.1, FilterType::Triangle);
+        image::imageops::replace(
+            &mut backdrop,
+            &page,
+            i64::from(tile % side * TILE.0),
+            i64::from(tile / side * TILE.1),
+        );
+    }
+    Some(Arc::new(backdrop))
 }
 
 /// A single-card chip of `placed` cut from `image` as a video's card
