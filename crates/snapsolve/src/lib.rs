@@ -12,4 +12,5 @@ pub mod set;
 pub mod set_photo;
 pub mod sudoku;
 pub mod sudoku_photo;
+pub mod textures;
 pub mod train;

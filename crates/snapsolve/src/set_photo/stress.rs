@@ -91,11 +91,19 @@ pub enum Condition {
     /// The same photographed pages with no card on them. Needs the shared
     /// data.
     PagesNoCards,
+    /// Twelve cards on photographed table surfaces: wood, parquet, marble,
+    /// stone, leather, cloth, cork, crumpled paper (GIMP's patterns,
+    /// [`crate::textures`]), the grain a tenth to a quarter of the picture
+    /// across. Needs Debian's `gimp-data`.
+    TexturedTables,
+    /// The same surfaces with clutter and lookalikes and no card. Needs
+    /// Debian's `gimp-data`.
+    TexturesNoCards,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 20] = [
+    pub const ALL: [Condition; 22] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -116,6 +124,8 @@ impl Condition {
         Condition::CoveredCards,
         Condition::OnPrintedPages,
         Condition::PagesNoCards,
+        Condition::TexturedTables,
+        Condition::TexturesNoCards,
     ];
 
     /// Short name for reports and `--only`.
@@ -141,14 +151,37 @@ impl Condition {
             Condition::CoveredCards => "covered-cards",
             Condition::OnPrintedPages => "on-printed-pages",
             Condition::PagesNoCards => "pages-no-cards",
+            Condition::TexturedTables => "textured-tables",
+            Condition::TexturesNoCards => "textures-no-cards",
         }
     }
 
-    /// Whether the condition's tables are laid on photos of the shared data
-    /// folder (`crate::data`): without it they cannot be rendered, and
-    /// [`Condition::spec`] gives them the default surface instead.
-    pub fn needs_shared_data(self) -> bool {
-        matches!(self, Condition::OnPrintedPages | Condition::PagesNoCards)
+    /// Why the condition's tables cannot be rendered on this machine, if
+    /// they cannot: some lie on photos of the shared data folder
+    /// ([`crate::data`]) or on GIMP's patterns ([`crate::textures`]), and
+    /// without them [`Condition::spec`] gives them the default surface.
+    pub fn missing_input(self) -> Option<String> {
+        match self {
+            Condition::OnPrintedPages | Condition::PagesNoCards
+                if crate::data::shared_data_dir().is_none() =>
+            {
+                Some(format!(
+                    "its tables lie on photos of the shared data folder, which is not there \
+                     (set {} or put it at ../shared/data)",
+                    crate::data::DATA_ENV
+                ))
+            }
+            Condition::TexturedTables | Condition::TexturesNoCards
+                if crate::textures::table_textures().is_empty() =>
+            {
+                Some(format!(
+                    "its tables lie on GIMP's patterns, which are not there (install Debian's \
+                     gimp-data, or set {} to a folder of .pat files)",
+                    crate::textures::TEXTURES_ENV
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// The condition called `name`.
@@ -232,6 +265,16 @@ impl Condition {
                     spec.cards = Vec::new();
                 }
             }
+            Condition::TexturedTables => {
+                spec.backdrop = textured_table(index, &spec);
+                spec.clutter = 0;
+            }
+            Condition::TexturesNoCards => {
+                spec.backdrop = textured_table(index, &spec);
+                spec.cards = Vec::new();
+                spec.clutter = 3;
+                spec.distractors = 4;
+            }
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);
@@ -305,6 +348,23 @@ fn printed_page(index: usize, seed: u64) -> Option<Arc<RgbImage>> {
         );
     }
     Some(Arc::new(backdrop))
+}
+
+/// The backdrop of table `index` on a photographed surface: the textures in
+/// turn, each tiled at a size that makes its repeat a tenth to a quarter of
+/// the picture's longer side; `None` without them.
+fn textured_table(index: usize, spec: &TableSpec) -> Option<Arc<RgbImage>> {
+    let textures = crate::textures::table_textures();
+    let texture = textures.get(index.checked_rem(textures.len())?)?;
+    let mut rng = StdRng::seed_from_u64(spec.seed ^ 0x7e57);
+    let repeat = rng.random_range(0.1..0.25f32) * spec.width.max(spec.height) as f32;
+    let scale = repeat / texture.tile.width().max(texture.tile.height()) as f32;
+    Some(Arc::new(crate::textures::tiled(
+        &texture.tile,
+        scale,
+        spec.width,
+        spec.height,
+    )))
 }
 
 /// A single-card chip of `placed` cut from `image` as a video's card

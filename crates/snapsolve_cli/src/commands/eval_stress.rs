@@ -31,9 +31,10 @@ pub struct StressArgs {
     /// cards-among-lookalikes, single-close-up, 21-touching, steep-angle, dim-warm,
     /// alone-on-white, white-desk-clutter, busy-surface, filling-the-frame,
     /// far-away, moving-phone, turned-layout, overexposed, lamp-glare,
-    /// covered-cards, on-printed-pages, pages-no-cards). The last two lay
-    /// the table on photographed pages from the shared data folder and are
-    /// skipped without it.
+    /// covered-cards, on-printed-pages, pages-no-cards, textured-tables,
+    /// textures-no-cards). The last four lay the table on photographed pages
+    /// of the shared data folder or on GIMP's photographed patterns (Debian's
+    /// gimp-data) and are skipped without them.
     #[arg(long, value_name = "NAME", value_parser = condition_name)]
     only: Option<Condition>,
     /// Which classifier names the cards.
@@ -88,15 +89,9 @@ pub fn run(args: &StressArgs) -> CliResult {
     } else {
         Finders::Threshold
     };
-    let has_data = snapsolve::data::shared_data_dir().is_some();
     let mut rows = Vec::new();
     for condition in conditions {
-        if condition.needs_shared_data() && !has_data {
-            let why = format!(
-                "its tables lie on photos of the shared data folder, which is not there (set {} \
-                 or put it at ../shared/data)",
-                snapsolve::data::DATA_ENV
-            );
+        if let Some(why) = condition.missing_input() {
             if args.only.is_some() {
                 return Err(CliError::failed(format!(
                     "cannot render {}: {why}",
