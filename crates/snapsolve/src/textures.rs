@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use image::RgbImage;
 
+use crate::sudoku_photo::labels::fnv1a;
+
 /// Environment variable that points at a folder of GIMP patterns.
 pub const TEXTURES_ENV: &str = "SNAPSOLVE_TEXTURES";
 
@@ -33,6 +35,31 @@ pub struct Texture {
     pub name: String,
     /// The tile, seamless left to right and top to bottom.
     pub tile: RgbImage,
+}
+
+impl Texture {
+    /// Whether the stress suite lays tables on this texture (a third of
+    /// them, by the hash of the name); training renders on the others only,
+    /// so that the suite measures surfaces the networks never saw.
+    pub fn for_stress_suite(&self) -> bool {
+        fnv1a(&self.name).is_multiple_of(3)
+    }
+}
+
+/// The textures of the stress suite ([`Texture::for_stress_suite`]).
+pub fn stress_textures() -> Vec<&'static Texture> {
+    table_textures()
+        .iter()
+        .filter(|t| t.for_stress_suite())
+        .collect()
+}
+
+/// The textures training may render on (the others).
+pub fn training_textures() -> Vec<&'static Texture> {
+    table_textures()
+        .iter()
+        .filter(|t| !t.for_stress_suite())
+        .collect()
 }
 
 /// The patterns folder, if it exists.

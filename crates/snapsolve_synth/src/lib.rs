@@ -28,4 +28,6 @@ pub use deck::{CardStyle, Edition};
 pub use draw::{CARD_ASPECT, render_card};
 pub use geometry::{Quad, composite_card, warp_quad};
 pub use lookalike::{Lookalike, render_lookalike};
-pub use scene::{Lighting, PlacedCard, Surface, Table, TableSpec, render_crop, render_table};
+pub use scene::{
+    Lighting, PlacedCard, Surface, Table, TableSpec, render_crop, render_crop_on, render_table,
+};

@@ -36,6 +36,21 @@ pub fn render_crop(
     height: u32,
     rng: &mut StdRng,
 ) -> RgbImage {
+    render_crop_on(card, edition, width, height, None, rng)
+}
+
+/// [`render_crop`] with the card laid on `backdrop` (a random window of it,
+/// 30-100% of its shorter side, scaled to the scene) where one is given, on
+/// a random procedural surface otherwise (drawing the same random numbers as
+/// [`render_crop`] then).
+pub fn render_crop_on(
+    card: Card,
+    edition: Edition,
+    width: u32,
+    height: u32,
+    backdrop: Option<&RgbImage>,
+    rng: &mut StdRng,
+) -> RgbImage {
     let style = CardStyle::random(edition, rng);
     let card_w = width as f32 * rng.random_range(0.75..1.5);
     let card_h = card_w * CARD_ASPECT;
@@ -46,7 +61,13 @@ pub fn render_crop(
         (card_h + 2.0 * margin) as u32,
     );
     let mut scene = RgbImage::new(scene_w, scene_h);
-    fill_background(&mut scene, rng);
+    match backdrop {
+        Some(photo) => {
+            let window = random_window(photo, &scene, rng);
+            window_onto(&mut scene, photo, window);
+        }
+        None => fill_background(&mut scene, rng),
+    }
     let tilt = 0.1 * card_w;
     let angle = rng.random_range(-0.5..0.5f32);
     let quad = place(
@@ -360,21 +381,33 @@ fn fill_surface(image: &mut RgbImage, surface: Surface, rng: &mut StdRng) {
 /// Fills `image` with `photo` scaled to cover it (the photo's shorter
 /// dimension fits, the other is cut evenly on both sides).
 fn cover_with(image: &mut RgbImage, photo: &RgbImage) {
+    let (pw, ph) = photo.dimensions();
+    let (w, h) = (image.width().max(1) as f32, image.height().max(1) as f32);
+    // The largest window of the image's shape inside the photo, centred.
+    let scale = (pw as f32 / w).min(ph as f32 / h);
+    let (ww, wh) = ((w * scale) as u32, (h * scale) as u32);
+    window_onto(image, photo, [(pw - ww) / 2, (ph - wh) / 2, ww, wh]);
+}
+
+/// A random window of `photo` with `image`'s shape, 30-100% of the largest
+/// such window: `[left, top, width, height]`.
+fn random_window(photo: &RgbImage, image: &RgbImage, rng: &mut StdRng) -> [u32; 4] {
+    let (pw, ph) = photo.dimensions();
+    let (w, h) = (image.width().max(1) as f32, image.height().max(1) as f32);
+    let scale = (pw as f32 / w).min(ph as f32 / h) * rng.random_range(0.3..=1.0f32);
+    let (ww, wh) = ((w * scale) as u32, (h * scale) as u32);
+    let left = rng.random_range(0..=pw.saturating_sub(ww));
+    let top = rng.random_range(0..=ph.saturating_sub(wh));
+    [left, top, ww, wh]
+}
+
+/// Fills `image` with the `[left, top, width, height]` window of `photo`,
+/// scaled to it.
+fn window_onto(image: &mut RgbImage, photo: &RgbImage, window: [u32; 4]) {
+    let [left, top, ww, wh] = window;
+    let cut = image::imageops::crop_imm(photo, left, top, ww.max(1), wh.max(1)).to_image();
     let (w, h) = image.dimensions();
-    let (pw, ph) = (photo.width().max(1) as f32, photo.height().max(1) as f32);
-    let scale = (w as f32 / pw).max(h as f32 / ph);
-    let (sw, sh) = (
-        ((pw * scale).ceil() as u32).max(w),
-        ((ph * scale).ceil() as u32).max(h),
-    );
-    let scaled = image::imageops::resize(photo, sw, sh, image::imageops::FilterType::Triangle);
-    let (left, top) = ((sw - w) / 2, (sh - h) / 2);
-    image::imageops::replace(
-        image,
-        &image::imageops::crop_imm(&scaled, left, top, w, h).to_image(),
-        0,
-        0,
-    );
+    *image = image::imageops::resize(&cut, w, h, image::imageops::FilterType::Triangle);
 }
 
 /// Lays `count` lookalikes about `size` wide at random places and turns.

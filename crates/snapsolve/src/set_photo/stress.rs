@@ -350,11 +350,13 @@ fn printed_page(index: usize, seed: u64) -> Option<Arc<RgbImage>> {
     Some(Arc::new(backdrop))
 }
 
-/// The backdrop of table `index` on a photographed surface: the textures in
-/// turn, each tiled at a size that makes its repeat a tenth to a quarter of
-/// the picture's longer side; `None` without them.
+/// The backdrop of table `index` on a photographed surface: the stress
+/// suite's textures in turn ([`crate::textures::stress_textures`]: the
+/// networks never trained on them), each tiled at a size that makes its
+/// repeat a tenth to a quarter of the picture's longer side; `None` without
+/// them.
 fn textured_table(index: usize, spec: &TableSpec) -> Option<Arc<RgbImage>> {
-    let textures = crate::textures::table_textures();
+    let textures = crate::textures::stress_textures();
     let texture = textures.get(index.checked_rem(textures.len())?)?;
     let mut rng = StdRng::seed_from_u64(spec.seed ^ 0x7e57);
     let repeat = rng.random_range(0.1..0.25f32) * spec.width.max(spec.height) as f32;

@@ -104,7 +104,7 @@ pub fn read_labels(path: &Path) -> Result<Vec<LabelledPhoto>, String> {
 }
 
 /// FNV-1a, 64 bits: a fixed hash that never changes between Rust versions.
-fn fnv1a(text: &str) -> u64 {
+pub(crate) fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

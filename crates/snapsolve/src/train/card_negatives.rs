@@ -19,6 +19,7 @@ use snapsolve_synth::{Lookalike, render_lookalike, render_table};
 use snapsolve_vision::crop::{CARD_CROP_HEIGHT, CARD_CROP_WIDTH, card_crop};
 use snapsolve_vision::{CardFinder, Limits, Quad};
 
+use super::backdrops::Backdrops;
 use super::set_cards::TrainError;
 use super::set_detector::random_spec;
 use super::table_crops::SIZES;
@@ -108,6 +109,7 @@ fn random_card_quad(w: u32, h: u32, rng: &mut StdRng) -> Quad {
 pub fn clutter_table_crops(
     tables: usize,
     config: &Config,
+    backdrops: (&Backdrops, f64),
     rng: &mut StdRng,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Vec<u8>> {
@@ -119,6 +121,7 @@ pub fn clutter_table_crops(
         spec.clutter = rng.random_range(1..=4);
         spec.distractors = rng.random_range(2..=7);
         (spec.width, spec.height) = SIZES[rng.random_range(0..SIZES.len())];
+        spec.backdrop = backdrops.0.pick(backdrops.1, rng).cloned();
         let image = render_table(&spec).image;
         let smallest = SMALLEST_CARD * spec.width as f32 * spec.height as f32;
         for quads in finder.find_each_size(&image, CARD_SIZES_TRIED) {

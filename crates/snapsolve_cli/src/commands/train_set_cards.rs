@@ -39,12 +39,26 @@ pub struct SetCardsArgs {
     /// are learnt as not a card (default 1500)
     #[arg(long)]
     clutter_tables: Option<usize>,
+    /// Share of rendered cards and clutter tables laid on real photographs (GIMP's
+    /// photographed wood, stone, leather and cloth, from Debian's gimp-data, and the
+    /// shared sudoku photos of the training part) instead of drawn surfaces, 0 to 1
+    /// (default 0: 0.3 read the photos as the committed weights do, docs/evaluation.md)
+    #[arg(long, value_name = "SHARE", value_parser = share)]
+    real_backdrops: Option<f64>,
     /// Random seed.
     #[arg(long)]
     seed: Option<u64>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// A share from 0 to 1.
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("{text:?} is not a share from 0 to 1")),
+    }
 }
 
 /// Runs `snapsolve train set-cards`.
@@ -61,6 +75,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
     spec.lookalikes = args.lookalikes.unwrap_or(spec.lookalikes);
     spec.tables = args.tables.unwrap_or(spec.tables);
     spec.clutter_tables = args.clutter_tables.unwrap_or(spec.clutter_tables);
+    spec.real_backdrops = args.real_backdrops.unwrap_or(spec.real_backdrops);
     spec.seed = args.seed.unwrap_or(spec.seed);
     let mut bar = StageBar::new();
     let report = train_set_cards(&spec, &mut |p| match p {
