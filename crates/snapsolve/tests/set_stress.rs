@@ -85,8 +85,8 @@ fn floor(condition: Condition) -> Floor {
         // covered card is missed or outlined with the cover's edge.
         Condition::CoveredCards => (0.61, 0.74, 0),
         // New in session 38: cards on photographed pages of print (the
-        // validation part of the shared sudoku photos). 71 / 72 of 72 here;
-        // 400-447 566 / 574 and 448-495 566 / 573 of 576: names right, a few
+        // validation part of the shared sudoku photos). 72 / 72 of 72 here;
+        // 400-447 566 / 574 and 448-495 568 / 574 of 576: names right, a few
         // outlines grown over the page's paper.
         Condition::OnPrintedPages => (0.97, 0.98, 0),
         Condition::PagesNoCards => (1.0, 1.0, 0),

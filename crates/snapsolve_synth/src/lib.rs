@@ -29,5 +29,6 @@ pub use draw::{CARD_ASPECT, render_card};
 pub use geometry::{Quad, composite_card, warp_quad};
 pub use lookalike::{Lookalike, render_lookalike};
 pub use scene::{
-    Lighting, PlacedCard, Surface, Table, TableSpec, render_crop, render_crop_on, render_table,
+    Lighting, PlacedCard, Surface, Table, TableSpec, photo_window, render_crop, render_crop_on,
+    render_table,
 };

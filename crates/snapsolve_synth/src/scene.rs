@@ -62,10 +62,7 @@ pub fn render_crop_on(
     );
     let mut scene = RgbImage::new(scene_w, scene_h);
     match backdrop {
-        Some(photo) => {
-            let window = random_window(photo, &scene, rng);
-            window_onto(&mut scene, photo, window);
-        }
+        Some(photo) => scene = photo_window(photo, scene_w, scene_h, 0.3..=1.0, rng),
         None => fill_background(&mut scene, rng),
     }
     let tilt = 0.1 * card_w;
@@ -389,16 +386,25 @@ fn cover_with(image: &mut RgbImage, photo: &RgbImage) {
     window_onto(image, photo, [(pw - ww) / 2, (ph - wh) / 2, ww, wh]);
 }
 
-/// A random window of `photo` with `image`'s shape, 30-100% of the largest
-/// such window: `[left, top, width, height]`.
-fn random_window(photo: &RgbImage, image: &RgbImage, rng: &mut StdRng) -> [u32; 4] {
+/// A random window of `photo` of the shape `width` x `height`, a share of
+/// the largest such window drawn from `shares`, scaled to `width` x
+/// `height`: a real surface or page seen from nearer or farther.
+pub fn photo_window(
+    photo: &RgbImage,
+    width: u32,
+    height: u32,
+    shares: std::ops::RangeInclusive<f32>,
+    rng: &mut StdRng,
+) -> RgbImage {
     let (pw, ph) = photo.dimensions();
-    let (w, h) = (image.width().max(1) as f32, image.height().max(1) as f32);
-    let scale = (pw as f32 / w).min(ph as f32 / h) * rng.random_range(0.3..=1.0f32);
+    let (w, h) = (width.max(1) as f32, height.max(1) as f32);
+    let scale = (pw as f32 / w).min(ph as f32 / h) * rng.random_range(shares);
     let (ww, wh) = ((w * scale) as u32, (h * scale) as u32);
     let left = rng.random_range(0..=pw.saturating_sub(ww));
     let top = rng.random_range(0..=ph.saturating_sub(wh));
-    [left, top, ww, wh]
+    let mut image = RgbImage::new(width.max(1), height.max(1));
+    window_onto(&mut image, photo, [left, top, ww, wh]);
+    image
 }
 
 /// Fills `image` with the `[left, top, width, height]` window of `photo`,
@@ -578,6 +584,28 @@ fn pinhole_view(w: f32, h: f32, tilt: f32, focal: f32) -> Quad {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_photo_window_has_the_shape_asked_for() {
+        // Left half red, right half green: the whole photo shrunk keeps the
+        // halves; a window half as large lies inside the photo.
+        let photo = RgbImage::from_fn(100, 50, |x, _| {
+            if x < 50 {
+                image::Rgb([200, 0, 0])
+            } else {
+                image::Rgb([0, 200, 0])
+            }
+        });
+        let mut rng = StdRng::seed_from_u64(9);
+        let whole = photo_window(&photo, 20, 10, 1.0..=1.0, &mut rng);
+        assert_eq!(whole.dimensions(), (20, 10));
+        assert_eq!(whole.get_pixel(2, 5).0, [200, 0, 0]);
+        assert_eq!(whole.get_pixel(17, 5).0, [0, 200, 0]);
+        for _ in 0..20 {
+            let part = photo_window(&photo, 30, 30, 0.5..=0.5, &mut rng);
+            assert_eq!(part.dimensions(), (30, 30));
+        }
+    }
 
     #[test]
     fn a_backdrop_covers_the_picture_cut_evenly() {

@@ -6,7 +6,9 @@
 //! cards across the room from a webcam, twelve from a phone moving over them,
 //! twelve with their rows turned any way across the picture, twelve
 //! overexposed, twelve under a lamp's reflection on a glossy table, twelve
-//! with things set down over some of them),
+//! with things set down over some of them; on real photographs: twelve or
+//! none on photographed pages of print, twelve or none on photographed wood,
+//! stone and cloth),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -17,7 +19,6 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use image::imageops::FilterType;
 use image::{Rgb, RgbImage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -319,8 +320,8 @@ fn tiles_a_side(index: usize) -> u32 {
 }
 
 /// The backdrop of table `index`: pages of [`printed_pages`] laid side by
-/// side ([`tiles_a_side`]), each a random window of a photo (60-100% of it,
-/// as wide as a tile is), or `None` without the shared data.
+/// side ([`tiles_a_side`]), each a random window of a photo (60-100% of the
+/// largest of a tile's shape), or `None` without the shared data.
 fn printed_page(index: usize, seed: u64) -> Option<Arc<RgbImage>> {
     const TILE: (u32, u32) = (640, 480);
     let pages = printed_pages();
@@ -333,13 +334,7 @@ fn printed_page(index: usize, seed: u64) -> Option<Arc<RgbImage>> {
     for tile in 0..side * side {
         let path = &pages[rng.random_range(0..pages.len())];
         let photo = snapsolve_vision::read_image(path, Limits::default()).ok()?;
-        let (w, h) = photo.dimensions();
-        let share = rng.random_range(0.6..=1.0f32);
-        let cw = ((w.min(h * TILE.0 / TILE.1) as f32 * share) as u32).max(1);
-        let ch = (cw * TILE.1 / TILE.0).clamp(1, h);
-        let (left, top) = (rng.random_range(0..=w - cw), rng.random_range(0..=h - ch));
-        let window = image::imageops::crop_imm(&photo, left, top, cw, ch).to_image();
-        let page = image::imageops::resize(&window, TILE.0, TILE.1, FilterType::Triangle);
+        let page = snapsolve_synth::photo_window(&photo, TILE.0, TILE.1, 0.6..=1.0, &mut rng);
         image::imageops::replace(
             &mut backdrop,
             &page,
