@@ -165,3 +165,25 @@ fn no_image_reads_the_built_in_table() {
     let drawn = image::open(&out).expect("the answer picture is written");
     assert_eq!((drawn.width(), drawn.height()), (1280, 960));
 }
+
+/// The stress conditions laid on real photographs say what they lack where
+/// it is missing, instead of rendering another surface.
+#[test]
+fn stress_tables_on_missing_photographs_say_what_is_missing() {
+    for (condition, variable, says) in [
+        ("textured-tables", "SNAPSOLVE_TEXTURES", "gimp-data"),
+        ("pages-no-cards", "SNAPSOLVE_DATA", "shared data folder"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_snapsolve"))
+            .args(["eval", "set-stress", "--only", condition, "--tables", "1"])
+            .env(variable, "/nonexistent/snapsolve-test")
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{condition}: {stderr}");
+        assert!(
+            stderr.contains(&format!("cannot render {condition}")) && stderr.contains(says),
+            "{condition}: {stderr}"
+        );
+    }
+}

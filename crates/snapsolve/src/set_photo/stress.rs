@@ -163,12 +163,10 @@ impl Condition {
     /// without them [`Condition::spec`] gives them the default surface.
     pub fn missing_input(self) -> Option<String> {
         match self {
-            Condition::OnPrintedPages | Condition::PagesNoCards
-                if crate::data::shared_data_dir().is_none() =>
-            {
+            Condition::OnPrintedPages | Condition::PagesNoCards if printed_pages().is_empty() => {
                 Some(format!(
-                    "its tables lie on photos of the shared data folder, which is not there \
-                     (set {} or put it at ../shared/data)",
+                    "its tables lie on the sudoku photos of the shared data folder, which are not \
+                     there (set {} or put the folder at ../shared/data)",
                     crate::data::DATA_ENV
                 ))
             }

@@ -89,7 +89,7 @@ pub fn run(args: &StressArgs) -> CliResult {
     } else {
         Finders::Threshold
     };
-    let mut rows = Vec::new();
+    let (mut rows, mut skipped) = (Vec::new(), Vec::new());
     for condition in conditions {
         if let Some(why) = condition.missing_input() {
             if args.only.is_some() {
@@ -99,6 +99,7 @@ pub fn run(args: &StressArgs) -> CliResult {
                 )));
             }
             eprintln!("{} skipped: {why}", condition.name());
+            skipped.push(json!({"condition": condition.name(), "skipped": why}));
             continue;
         }
         let mut write_error = None;
@@ -134,6 +135,7 @@ pub fn run(args: &StressArgs) -> CliResult {
                     "right": s.right, "named": s.named, "misplaced": s.misplaced, "false_cards": s.false_cards, "tables_right": s.tables_right,
                     "card_accuracy": s.card_accuracy(),
                 }))
+                .chain(skipped)
                 .collect::<Vec<_>>()
         ));
     }
