@@ -379,11 +379,17 @@ fn fill_surface(image: &mut RgbImage, surface: Surface, rng: &mut StdRng) {
 /// dimension fits, the other is cut evenly on both sides).
 fn cover_with(image: &mut RgbImage, photo: &RgbImage) {
     let (pw, ph) = photo.dimensions();
-    let (w, h) = (image.width().max(1) as f32, image.height().max(1) as f32);
-    // The largest window of the image's shape inside the photo, centred.
-    let scale = (pw as f32 / w).min(ph as f32 / h);
-    let (ww, wh) = ((w * scale) as u32, (h * scale) as u32);
+    let (ww, wh) = window_size(photo, image.width(), image.height(), 1.0);
     window_onto(image, photo, [(pw - ww) / 2, (ph - wh) / 2, ww, wh]);
+}
+
+/// The size of a window of `photo` of the shape `width` x `height`, `share`
+/// of the largest that fits in it.
+fn window_size(photo: &RgbImage, width: u32, height: u32, share: f32) -> (u32, u32) {
+    let (pw, ph) = photo.dimensions();
+    let (w, h) = (width.max(1) as f32, height.max(1) as f32);
+    let scale = (pw as f32 / w).min(ph as f32 / h) * share;
+    ((w * scale) as u32, (h * scale) as u32)
 }
 
 /// A random window of `photo` of the shape `width` x `height`, a share of
@@ -397,9 +403,7 @@ pub fn photo_window(
     rng: &mut StdRng,
 ) -> RgbImage {
     let (pw, ph) = photo.dimensions();
-    let (w, h) = (width.max(1) as f32, height.max(1) as f32);
-    let scale = (pw as f32 / w).min(ph as f32 / h) * rng.random_range(shares);
-    let (ww, wh) = ((w * scale) as u32, (h * scale) as u32);
+    let (ww, wh) = window_size(photo, width, height, rng.random_range(shares));
     let left = rng.random_range(0..=pw.saturating_sub(ww));
     let top = rng.random_range(0..=ph.saturating_sub(wh));
     let mut image = RgbImage::new(width.max(1), height.max(1));

@@ -286,7 +286,7 @@ pub fn decode_photo_reduced(
     if let Some(name) = not_decoded(format) {
         return Err(DecodeError::UnsupportedFormat(name));
     }
-    if reader.format() == Some(image::ImageFormat::Jpeg) {
+    if format == image::ImageFormat::Jpeg {
         if !jpeg_is_complete(bytes) {
             return decode_cut_jpeg(bytes, limits, min_side);
         }
@@ -294,7 +294,7 @@ pub fn decode_photo_reduced(
             return Ok(photo);
         }
     }
-    let png = reader.format() == Some(image::ImageFormat::Png);
+    let png = format == image::ImageFormat::Png;
     match decode_whole(reader, limits) {
         Err(DecodeError::Corrupt(why)) if png && !cut_png::ends_whole(bytes) => {
             match cut_png::decode(bytes, limits)? {

@@ -29,7 +29,7 @@ use snapsolve_vision::{Limits, Photo, Quad};
 use super::classify::CardClassifier;
 use super::example::seeded_cards;
 use super::table::{Finders, TableReading, read_table_with};
-use crate::sudoku_photo::labels::{Split, read_labels, split_of};
+use crate::sudoku_photo::labels::{Split, photos_in_split};
 
 /// A phone's main camera: focal length over the picture's longer side.
 const PHONE_FOCAL: f32 = 0.75;
@@ -171,7 +171,7 @@ impl Condition {
                 ))
             }
             Condition::TexturedTables | Condition::TexturesNoCards
-                if crate::textures::table_textures().is_empty() =>
+                if crate::textures::stress_textures().is_empty() =>
             {
                 Some(format!(
                     "its tables lie on GIMP's patterns, which are not there (install Debian's \
@@ -299,12 +299,7 @@ fn printed_pages() -> &'static [PathBuf] {
         let Some(root) = crate::data::shared_data_dir() else {
             return Vec::new();
         };
-        let labels = read_labels(&root.join("sudoku/photos.jsonl")).unwrap_or_default();
-        let mut pages: Vec<PathBuf> = labels
-            .iter()
-            .filter(|photo| split_of(&photo.image) == Split::Validation)
-            .map(|photo| root.join(&photo.image))
-            .collect();
+        let mut pages = photos_in_split(&root, Split::Validation).unwrap_or_default();
         pages.sort();
         pages
     })

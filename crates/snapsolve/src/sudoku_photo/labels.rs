@@ -1,7 +1,7 @@
 //! The labelled sudoku photos (`sudoku/photos.jsonl`) and the fixed split that keeps
 //! evaluation photos out of training.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use snapsolve_vision::grid::Quad;
@@ -138,6 +138,21 @@ pub fn split_of(image: &str) -> Split {
     } else {
         Split::Train
     }
+}
+
+/// Where the sudoku photos' labels lie in the shared data folder.
+pub const PHOTOS_FILE: &str = "sudoku/photos.jsonl";
+
+/// The files of the labelled sudoku photos in `split`, in the labels' order
+/// (the training part gives the card network its not-a-card crops and the
+/// card training its real backdrops, the validation part the stress suite's
+/// pages).
+pub fn photos_in_split(data_dir: &Path, split: Split) -> Result<Vec<PathBuf>, String> {
+    Ok(read_labels(&data_dir.join(PHOTOS_FILE))?
+        .iter()
+        .filter(|photo| split_of(&photo.image) == split)
+        .map(|photo| data_dir.join(&photo.image))
+        .collect())
 }
 
 /// Photos whose label describes another page, with what shows it. Evaluation

@@ -16,7 +16,7 @@ use rand::rngs::StdRng;
 use snapsolve_vision::Limits;
 
 use super::set_cards::TrainError;
-use crate::sudoku_photo::labels::{Split, read_labels, split_of};
+use crate::sudoku_photo::labels::{Split, photos_in_split};
 
 /// Longest side a page photo is kept at (the crops and tables rendered on
 /// it are smaller still).
@@ -26,18 +26,20 @@ const PAGE_SIDE: u32 = 640;
 const TEXTURE_SIDE: u32 = 384;
 
 /// The pictures rendered cards and tables may lie on: surfaces (tiled
-/// textures) and pages (photos), each kind picked half of the time.
+/// textures) and pages (photos), each kind picked half of the time, one of
+/// them under `share` of what is rendered. The default has none.
 #[derive(Clone, Debug, Default)]
 pub struct Backdrops {
     surfaces: Vec<Arc<RgbImage>>,
     pages: Vec<Arc<RgbImage>>,
+    share: f64,
 }
 
 impl Backdrops {
     /// The training textures, each tiled at a random scale (1.5-4 times),
-    /// and the training part's sudoku photos; an error names what is
-    /// missing.
-    pub fn load(data_dir: &Path, rng: &mut StdRng) -> Result<Backdrops, TrainError> {
+    /// and the training part's sudoku photos, to lay `share` of what is
+    /// rendered on; an error names what is missing.
+    pub fn load(data_dir: &Path, share: f64, rng: &mut StdRng) -> Result<Backdrops, TrainError> {
         let textures = crate::textures::training_textures();
         if textures.is_empty() {
             return Err(TrainError::Data(format!(
@@ -57,16 +59,17 @@ impl Backdrops {
                 ))
             })
             .collect();
-        let labels =
-            read_labels(&data_dir.join("sudoku/photos.jsonl")).map_err(TrainError::Data)?;
         let mut pages = Vec::new();
-        for photo in labels.iter().filter(|p| split_of(&p.image) == Split::Train) {
-            let path = data_dir.join(&photo.image);
+        for path in photos_in_split(data_dir, Split::Train).map_err(TrainError::Data)? {
             let page = snapsolve_vision::read_image(&path, Limits::default())
                 .map_err(|e| TrainError::Data(format!("{}: {e}", path.display())))?;
             pages.push(Arc::new(shrunk(page)));
         }
-        Ok(Backdrops { surfaces, pages })
+        Ok(Backdrops {
+            surfaces,
+            pages,
+            share,
+        })
     }
 
     /// How many surfaces and pages there are.
@@ -75,12 +78,12 @@ impl Backdrops {
     }
 
     /// A random surface or page (each kind half of the time where both are
-    /// there) `share` of the time, `None` otherwise; with neither or a share
-    /// of 0, `None` without drawing a random number (so a recipe without
-    /// backdrops renders as it did before they existed).
-    pub fn pick(&self, share: f64, rng: &mut StdRng) -> Option<&Arc<RgbImage>> {
+    /// there) the backdrops' share of the time, `None` otherwise; with
+    /// neither or a share of 0, `None` without drawing a random number (so a
+    /// recipe without backdrops renders as it did before they existed).
+    pub fn pick(&self, rng: &mut StdRng) -> Option<&Arc<RgbImage>> {
         let any = !self.surfaces.is_empty() || !self.pages.is_empty();
-        if !any || share <= 0.0 || !rng.random_bool(share.min(1.0)) {
+        if !any || self.share <= 0.0 || !rng.random_bool(self.share.min(1.0)) {
             return None;
         }
         let kind = if self.pages.is_empty() || (!self.surfaces.is_empty() && rng.random_bool(0.5)) {
@@ -112,14 +115,15 @@ mod tests {
     fn no_backdrops_draw_no_random_numbers() {
         let mut rng = StdRng::seed_from_u64(1);
         let mut same = StdRng::seed_from_u64(1);
-        assert!(Backdrops::default().pick(0.5, &mut rng).is_none());
-        let some = Backdrops {
+        assert!(Backdrops::default().pick(&mut rng).is_none());
+        let with_share = |share| Backdrops {
             surfaces: vec![Arc::new(RgbImage::new(4, 4))],
             pages: Vec::new(),
+            share,
         };
-        assert!(some.pick(0.0, &mut rng).is_none());
+        assert!(with_share(0.0).pick(&mut rng).is_none());
         assert_eq!(rng.random::<u64>(), same.random::<u64>());
-        assert!(some.pick(1.0, &mut rng).is_some());
+        assert!(with_share(1.0).pick(&mut rng).is_some());
     }
 
     #[test]

@@ -26,10 +26,7 @@ use super::table_crops::SIZES;
 use crate::set_photo::network::network_pixels;
 use crate::set_photo::read_table_photo;
 use crate::set_photo::table::{CARD_SIZES_TRIED, SMALLEST_CARD};
-use crate::sudoku_photo::labels::{Split, read_labels, split_of};
-
-/// Labels of the sudoku photos, relative to the shared data folder.
-const SUDOKU_PHOTOS: &str = "sudoku/photos.jsonl";
+use crate::sudoku_photo::labels::{Split, photos_in_split, split_of};
 
 /// Random card-shaped quadrilaterals cut from each card-free photo, besides
 /// what the card finder picks there (which is few on some photos).
@@ -56,17 +53,11 @@ pub fn card_free_crops(
         split != Split::HeldOut,
         "held-out photos are never trained on"
     );
-    let photos = read_labels(&data_dir.join(SUDOKU_PHOTOS)).map_err(TrainError::Data)?;
-    let chosen: Vec<&str> = photos
-        .iter()
-        .map(|p| p.image.as_str())
-        .filter(|image| split_of(image) == split)
-        .collect();
+    let chosen = photos_in_split(data_dir, split).map_err(TrainError::Data)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut crops = Vec::new();
-    for (i, image) in chosen.iter().enumerate() {
-        let path = data_dir.join(image);
-        let photo = read_table_photo(&path, Limits::default())
+    for (i, path) in chosen.iter().enumerate() {
+        let photo = read_table_photo(path, Limits::default())
             .map_err(|e| TrainError::Data(format!("{}: {e}", path.display())))?;
         let mut quads = CardFinder::default().find(&photo.image);
         let (w, h) = photo.image.dimensions();
@@ -109,7 +100,7 @@ fn random_card_quad(w: u32, h: u32, rng: &mut StdRng) -> Quad {
 pub fn clutter_table_crops(
     tables: usize,
     config: &Config,
-    backdrops: (&Backdrops, f64),
+    backdrops: &Backdrops,
     rng: &mut StdRng,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Vec<u8>> {
@@ -121,7 +112,7 @@ pub fn clutter_table_crops(
         spec.clutter = rng.random_range(1..=4);
         spec.distractors = rng.random_range(2..=7);
         (spec.width, spec.height) = SIZES[rng.random_range(0..SIZES.len())];
-        spec.backdrop = backdrops.0.pick(backdrops.1, rng).cloned();
+        spec.backdrop = backdrops.pick(rng).cloned();
         let image = render_table(&spec).image;
         let smallest = SMALLEST_CARD * spec.width as f32 * spec.height as f32;
         for quads in finder.find_each_size(&image, CARD_SIZES_TRIED) {

@@ -246,15 +246,12 @@ pub fn train_set_cards(
     // Loaded with a generator of their own, so that without them the
     // recipe draws the random numbers it drew before they existed.
     let backdrops = if spec.real_backdrops > 0.0 {
-        Backdrops::load(
-            &spec.data_dir,
-            &mut StdRng::seed_from_u64(spec.seed ^ 0xbac),
-        )?
+        let mut own = StdRng::seed_from_u64(spec.seed ^ 0xbac);
+        Backdrops::load(&spec.data_dir, spec.real_backdrops, &mut own)?
     } else {
         Backdrops::default()
     };
-    let on = (&backdrops, spec.real_backdrops);
-    let synthetic = render_pool(spec.synthetic, &config, on, &mut rng, progress);
+    let synthetic = render_pool(spec.synthetic, &config, &backdrops, &mut rng, progress);
     let mut free = |d, t| progress(TrainProgress::CardFree(d, t));
     let real_negatives =
         card_free_crops(&spec.data_dir, Split::Train, &config, spec.seed, &mut free)?;
@@ -269,7 +266,7 @@ pub fn train_set_cards(
     let lookalikes = render_lookalikes(spec.lookalikes, &config, &mut rng, &mut look);
     let table_crops = finder_crops(spec.tables, &config, &mut rng, progress);
     let mut cut = |d, t| progress(TrainProgress::ClutterTables(d, t));
-    let clutter = clutter_table_crops(spec.clutter_tables, &config, on, &mut rng, &mut cut);
+    let clutter = clutter_table_crops(spec.clutter_tables, &config, &backdrops, &mut rng, &mut cut);
     let pools = Pools::new(
         &trained,
         [&synthetic, &table_crops],
@@ -450,7 +447,7 @@ fn split_counts(real: &[RealCrop]) -> Vec<SplitCount> {
 fn render_pool(
     count: usize,
     config: &Config,
-    backdrops: (&Backdrops, f64),
+    backdrops: &Backdrops,
     rng: &mut StdRng,
     progress: &mut dyn FnMut(TrainProgress),
 ) -> Vec<Sample> {
@@ -459,7 +456,7 @@ fn render_pool(
         .map(|i| {
             let card = cards[(i / 2) % cards.len()];
             let edition = Edition::ALL[i % 2];
-            let backdrop = backdrops.0.pick(backdrops.1, rng).map(|b| b.as_ref());
+            let backdrop = backdrops.pick(rng).map(|b| b.as_ref());
             let crop = render_crop_on(
                 card,
                 edition,
