@@ -78,6 +78,10 @@ pub struct PhotoStyle {
     /// How far one side of the page may curl or fold away from the camera
     /// ([`curl::Curl`]; 0 = the page lies flat).
     pub max_bend: f32,
+    /// When above 0, the page is folded across its middle instead
+    /// ([`curl::Curl::fold`]): the largest tangent of the angle by which
+    /// the lines crossing the fold turn beyond it.
+    pub max_fold_turn: f32,
 }
 
 impl PhotoStyle {
@@ -89,6 +93,7 @@ impl PhotoStyle {
             camera: true,
             dim_share: 0.15,
             max_bend: 0.0,
+            max_fold_turn: 0.0,
         }
     }
 
@@ -100,6 +105,7 @@ impl PhotoStyle {
             camera: true,
             dim_share: 0.0,
             max_bend: 0.0,
+            max_fold_turn: 0.0,
         }
     }
 
@@ -108,6 +114,17 @@ impl PhotoStyle {
     pub fn curled_page() -> PhotoStyle {
         PhotoStyle {
             max_bend: 0.15,
+            ..PhotoStyle::handheld()
+        }
+    }
+
+    /// A phone held over a sheet folded in half and opened again: beyond the
+    /// fold the page shrinks by up to 10% and its lines turn by up to 20
+    /// degrees.
+    pub fn folded_page() -> PhotoStyle {
+        PhotoStyle {
+            max_bend: 0.1,
+            max_fold_turn: 0.36,
             ..PhotoStyle::handheld()
         }
     }
@@ -123,8 +140,17 @@ pub fn render_sudoku(
 ) -> SudokuPhoto {
     let (mut page, grid_rect) = render_page(spec, fonts, rng);
     // Drawn only for bent pages, so flat pages of a seed stay as they were.
-    let curl =
-        (style.max_bend > 0.0).then(|| curl::Curl::random(page.width(), style.max_bend, rng));
+    let curl = if style.max_fold_turn > 0.0 {
+        let side = page.width();
+        Some(curl::Curl::fold(
+            side,
+            style.max_bend,
+            style.max_fold_turn,
+            rng,
+        ))
+    } else {
+        (style.max_bend > 0.0).then(|| curl::Curl::random(page.width(), style.max_bend, rng))
+    };
     if let Some(curl) = &curl {
         page = curl.apply(&page);
     }

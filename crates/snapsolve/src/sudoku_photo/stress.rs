@@ -29,6 +29,9 @@ pub enum PageCondition {
     /// One side of the page curls or folds away from the camera (a book's
     /// spine, a folded newspaper): the grid lines come out bowed or kinked.
     CurledPage,
+    /// A sheet folded in half and opened again: beyond the fold the grid
+    /// lines turn by up to 20 degrees.
+    FoldedPage,
     /// Tilted up to 15 degrees with strong perspective.
     Steep,
     /// Under a lamp at night: exposure cut to 30-60%, more sensor noise.
@@ -37,9 +40,10 @@ pub enum PageCondition {
 
 impl PageCondition {
     /// Every condition, in the order they are reported.
-    pub const ALL: [PageCondition; 4] = [
+    pub const ALL: [PageCondition; 5] = [
         PageCondition::Flat,
         PageCondition::CurledPage,
+        PageCondition::FoldedPage,
         PageCondition::Steep,
         PageCondition::Dim,
     ];
@@ -49,6 +53,7 @@ impl PageCondition {
         match self {
             PageCondition::Flat => "flat",
             PageCondition::CurledPage => "curled-page",
+            PageCondition::FoldedPage => "folded-page",
             PageCondition::Steep => "steep",
             PageCondition::Dim => "dim",
         }
@@ -63,6 +68,7 @@ impl PageCondition {
         match self {
             PageCondition::Flat => PhotoStyle::handheld(),
             PageCondition::CurledPage => PhotoStyle::curled_page(),
+            PageCondition::FoldedPage => PhotoStyle::folded_page(),
             PageCondition::Steep => PhotoStyle {
                 dim_share: 0.0,
                 ..PhotoStyle::training()
@@ -82,6 +88,7 @@ impl PageCondition {
             PageCondition::CurledPage => 1_000_000,
             PageCondition::Steep => 2_000_000,
             PageCondition::Dim => 3_000_000,
+            PageCondition::FoldedPage => 4_000_000,
         }
     }
 }

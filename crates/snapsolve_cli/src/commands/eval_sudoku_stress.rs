@@ -26,7 +26,7 @@ pub struct SudokuStressArgs {
     /// suite stays a fair check of them.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=50_000))]
     first: u16,
-    /// Only this condition (flat, curled-page, steep, dim).
+    /// Only this condition (flat, curled-page, folded-page, steep, dim).
     #[arg(long, value_name = "NAME", value_parser = condition_name)]
     only: Option<PageCondition>,
     /// Write every page read wrong into this folder, to look at: the true grid

@@ -27,6 +27,9 @@ pub struct Curl {
     depth: f32,
     /// 2 for a smooth curl, 1 for a sharp fold.
     power: i32,
+    /// How far a point beyond the fold moves along it, per pixel past the
+    /// fold line (the tangent of the angle lines crossing the fold turn by).
+    turn: f32,
 }
 
 impl Curl {
@@ -45,34 +48,68 @@ impl Curl {
             reach: (half - start).max(1.0),
             depth: rng.random_range(0.3 * max_depth..=max_depth),
             power: if rng.random_bool(0.3) { 1 } else { 2 },
+            turn: 0.0,
         }
     }
 
-    /// How much the point at page pixel `p` shrinks towards the centre.
-    fn sink(&self, (x, y): (f32, f32)) -> f32 {
+    /// A random sharp fold of a square page of `side` pixels, across its
+    /// middle third, the far part shrinking by up to `max_depth` and its lines
+    /// turning by a tangent between a third of `max_turn` and `max_turn`,
+    /// either way.
+    pub fn fold(side: u32, max_depth: f32, max_turn: f32, rng: &mut StdRng) -> Curl {
+        let half = side as f32 / 2.0;
+        let angle = f32::from(rng.random_range(0..4u8)) * std::f32::consts::FRAC_PI_2
+            + rng.random_range(-0.15..0.15f32);
+        let start = half * rng.random_range(-0.3..0.3f32);
+        let turn = rng.random_range(max_turn / 3.0..=max_turn);
+        Curl {
+            centre: (half, half),
+            towards: (angle.cos(), angle.sin()),
+            start,
+            reach: (half - start).max(1.0),
+            depth: rng.random_range(0.0..=max_depth),
+            power: 1,
+            turn: if rng.random_bool(0.5) { turn } else { -turn },
+        }
+    }
+
+    /// How far past the bend line page pixel `p` lies (0 before it).
+    fn past(&self, (x, y): (f32, f32)) -> f32 {
         let along = (x - self.centre.0) * self.towards.0 + (y - self.centre.1) * self.towards.1;
-        let t = ((along - self.start) / self.reach).max(0.0);
-        self.depth * t.powi(self.power)
+        (along - self.start).max(0.0)
+    }
+
+    /// How much the point at page pixel `p` shrinks towards the centre.
+    fn sink(&self, p: (f32, f32)) -> f32 {
+        self.depth * (self.past(p) / self.reach).powi(self.power)
+    }
+
+    /// How far the point at page pixel `p` moves along the fold line.
+    fn shear(&self, p: (f32, f32)) -> (f32, f32) {
+        let moved = self.turn * self.past(p);
+        (-self.towards.1 * moved, self.towards.0 * moved)
     }
 
     /// Where page point `p` lands on the bent page.
     pub fn forward(&self, p: (f32, f32)) -> (f32, f32) {
         let keep = 1.0 - self.sink(p);
+        let (dx, dy) = self.shear(p);
         (
-            self.centre.0 + (p.0 - self.centre.0) * keep,
-            self.centre.1 + (p.1 - self.centre.1) * keep,
+            self.centre.0 + (p.0 - self.centre.0) * keep + dx,
+            self.centre.1 + (p.1 - self.centre.1) * keep + dy,
         )
     }
 
     /// The page point that lands on `q` (fixed-point iteration: the sink
-    /// changes slowly across the page, so a few rounds settle it).
+    /// and the shear change slowly across the page, so a few rounds settle it).
     fn backward(&self, q: (f32, f32)) -> (f32, f32) {
         let mut p = q;
-        for _ in 0..6 {
+        for _ in 0..12 {
             let keep = (1.0 - self.sink(p)).max(0.05);
+            let (dx, dy) = self.shear(p);
             p = (
-                self.centre.0 + (q.0 - self.centre.0) / keep,
-                self.centre.1 + (q.1 - self.centre.1) / keep,
+                self.centre.0 + (q.0 - dx - self.centre.0) / keep,
+                self.centre.1 + (q.1 - dy - self.centre.1) / keep,
             );
         }
         p
@@ -133,6 +170,35 @@ mod tests {
     }
 
     #[test]
+    fn a_fold_turns_the_lines_crossing_it_and_backward_undoes_it() {
+        for seed in 0..20 {
+            let fold = Curl::fold(600, 0.1, 0.35, &mut StdRng::seed_from_u64(seed));
+            for p in [(10.0, 10.0), (300.0, 300.0), (590.0, 120.0), (200.0, 580.0)] {
+                let back = fold.backward(fold.forward(p));
+                assert!(
+                    (back.0 - p.0).abs() < 0.5 && (back.1 - p.1).abs() < 0.5,
+                    "{seed}: {p:?} {back:?}"
+                );
+            }
+        }
+        // Folded down the middle: a horizontal line runs flat to the fold,
+        // then turns by the tangent asked for.
+        let fold = Curl {
+            centre: (300.0, 300.0),
+            towards: (1.0, 0.0),
+            start: 0.0,
+            reach: 300.0,
+            depth: 0.0,
+            power: 1,
+            turn: 0.3,
+        };
+        let y = |x: f32| fold.forward((x, 100.0)).1;
+        assert_eq!(y(100.0), 100.0);
+        assert_eq!(y(300.0), 100.0);
+        assert!((y(500.0) - y(400.0) - 30.0).abs() < 1e-3);
+    }
+
+    #[test]
     fn a_straight_line_past_the_bend_comes_out_bent() {
         let curl = Curl {
             centre: (300.0, 300.0),
@@ -141,6 +207,7 @@ mod tests {
             reach: 300.0,
             depth: 0.15,
             power: 2,
+            turn: 0.0,
         };
         // A horizontal line near the top: flat before the bend, then drawn down
         // towards the centre, more the farther along it runs.

@@ -111,12 +111,23 @@ fn square_to_quad(quad: &Quad, side: f32, margin: f32) -> Option<Projection> {
 /// Warps the photo inside `quad` to the rough square; returns it with the
 /// projection from square pixels to photo pixels.
 pub fn rough_warp(gray: &GrayImage, quad: &Quad) -> Option<(GrayImage, Projection)> {
-    let to_photo = square_to_quad(quad, (9 * CELL) as f32, MARGIN as f32)?;
+    framed_warp(gray, quad, MARGIN)
+}
+
+/// The rough warp with `margin` pixels around the grid's 9 x [`CELL`]
+/// (its side `9 * CELL + 2 * margin`).
+pub(super) fn framed_warp(
+    gray: &GrayImage,
+    quad: &Quad,
+    margin: usize,
+) -> Option<(GrayImage, Projection)> {
+    let side = 9 * CELL + 2 * margin;
+    let to_photo = square_to_quad(quad, (9 * CELL) as f32, margin as f32)?;
     let sampler = GreySampler::new(gray);
-    let mut raw = vec![0u8; SIDE * SIDE];
+    let mut raw = vec![0u8; side * side];
     // One row of positions at a time, read four at once (see `sample`).
-    let (mut xs, mut ys, mut greys) = ([0.0f32; SIDE], [0.0f32; SIDE], [0.0f32; SIDE]);
-    for (y, out_row) in raw.chunks_exact_mut(SIDE).enumerate() {
+    let (mut xs, mut ys, mut greys) = (vec![0.0f32; side], vec![0.0f32; side], vec![0.0f32; side]);
+    for (y, out_row) in raw.chunks_exact_mut(side).enumerate() {
         for (x, (px, py)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
             (*px, *py) = to_photo * (x as f32, y as f32);
         }
@@ -127,9 +138,40 @@ pub fn rough_warp(gray: &GrayImage, quad: &Quad) -> Option<(GrayImage, Projectio
             *o = (v + 0.5) as u8;
         }
     }
-    let out = GrayImage::from_raw(SIDE as u32, SIDE as u32, raw)
+    let out = GrayImage::from_raw(side as u32, side as u32, raw)
         .unwrap_or_else(|| unreachable!("one byte per pixel"));
     Some((out, to_photo))
+}
+
+/// Dark-line pixels of the rough warp in `greys`, as a row-major boolean map.
+pub(super) fn dark_pixels(warped: &GrayImage, greys: Greys) -> Vec<bool> {
+    match greys {
+        Greys::AsTheyAre => line_pixels(warped),
+        Greys::Stretched => line_pixels(&stretched(warped)),
+    }
+}
+
+/// The 10 x 10 crossings, in a rough warp with `margin`, of the horizontal
+/// lines `y = row(i, x)` and the vertical lines `x = col(j, y)`, by
+/// fixed-point iteration (both nearly straight, so three rounds converge).
+pub(super) fn crossings(
+    row: &dyn Fn(usize, f32) -> f32,
+    col: &dyn Fn(usize, f32) -> f32,
+    margin: usize,
+) -> [[Point; 10]; 10] {
+    let mut points = [[(0.0f32, 0.0f32); 10]; 10];
+    for (i, line) in points.iter_mut().enumerate() {
+        for (j, p) in line.iter_mut().enumerate() {
+            let mut x = (margin + j * CELL) as f32;
+            let mut y = (margin + i * CELL) as f32;
+            for _ in 0..3 {
+                y = row(i, x);
+                x = col(j, y);
+            }
+            *p = (x, y);
+        }
+    }
+    points
 }
 
 /// Dark-line pixels of the rough warp as a row-major boolean map.
@@ -311,7 +353,7 @@ fn solve_small(a: &[[f64; 3]; 3], b: &[f64; 3], n: usize) -> Option<[f64; 3]> {
 
 /// Curves for the ten lines of one direction and how many strips of the inner
 /// lines and of the two outer lines were seen.
-fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize, usize) {
+pub(super) fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize, usize) {
     let mut curves = [[0.0f32; 3]; 10];
     let (mut seen_inner, mut seen_outer) = (0, 0);
     for (line, curve) in curves.iter_mut().enumerate() {
@@ -476,26 +518,11 @@ fn lattice_evidence(
 /// The lattice fitted inside `quad`, and the outline worth fitting next, if any.
 fn fit_once(gray: &GrayImage, quad: &Quad, greys: Greys) -> Option<(Fit, Option<Refit>)> {
     let (warped, to_photo) = rough_warp(gray, quad)?;
-    let dark = match greys {
-        Greys::AsTheyAre => line_pixels(&warped),
-        Greys::Stretched => line_pixels(&stretched(&warped)),
-    };
+    let dark = dark_pixels(&warped, greys);
     let (rows, seen_h, outer_h) = fit_lines(&dark, true);
     let (cols, seen_v, outer_v) = fit_lines(&dark, false);
-    let mut points = [[(0.0f32, 0.0f32); 10]; 10];
-    for (i, row) in points.iter_mut().enumerate() {
-        for (j, p) in row.iter_mut().enumerate() {
-            // Crossing of y = rows[i](x) and x = cols[j](y), by fixed-point iteration
-            // (both curves are nearly straight, so three rounds converge).
-            let mut x = (MARGIN + j * CELL) as f32;
-            let mut y = (MARGIN + i * CELL) as f32;
-            for _ in 0..3 {
-                y = eval(&rows[i], x);
-                x = eval(&cols[j], y);
-            }
-            *p = to_photo * (x, y);
-        }
-    }
+    let points = crossings(&|i, x| eval(&rows[i], x), &|j, y| eval(&cols[j], y), MARGIN)
+        .map(|row| row.map(|p| to_photo * p));
     let lattice = Lattice { points };
     let line_score = (seen_h + seen_v) as f32 / (2 * 8 * 9) as f32;
     let outer_line_score = (outer_h + outer_v) as f32 / (2 * 2 * 9) as f32;

@@ -24,6 +24,7 @@
 
 pub mod cells;
 pub mod comb;
+pub mod follow;
 pub mod lattice;
 pub mod orientation;
 pub mod outline;
@@ -147,17 +148,39 @@ pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
         .unwrap_or(first)
         .clone();
     if factor == 1 {
-        return Some(best);
+        return Some(followed(gray, best, greys));
     }
     let scaled = best.corners.map(|p| outline::to_photo(p, factor));
-    let refined = lattice::fit_lattice(gray, &scaled, greys);
-    match refined {
+    let refined = match lattice::fit_lattice(gray, &scaled, greys) {
         // The full photo shows the same lines, only sharper; a much lower score
         // means the fit slipped, and the shrunken copy's lattice is kept.
-        Some(r) if r.line_score >= best.line_score - REFINE_SLACK => Some(r),
-        _ => Some(best.scaled(factor)),
-    }
+        Some(r) if r.line_score >= best.line_score - REFINE_SLACK => r,
+        _ => best.scaled(factor),
+    };
+    Some(followed(gray, refined, greys))
 }
+
+/// The grid with its lines followed across a fold ([`follow`]), again from
+/// each followed lattice (its outline, warped again, shows more of the lines
+/// beyond the fold) while its lines grow stronger.
+fn followed(gray: &GrayImage, found: FoundGrid, greys: Greys) -> FoundGrid {
+    let mut best = found;
+    let mut strength = None;
+    for _ in 0..MAX_FOLLOWS {
+        let Some(next) = follow::follow_grid(gray, &best, greys) else {
+            break;
+        };
+        if strength.is_some_and(|s| next.strength <= s) {
+            break;
+        }
+        strength = Some(next.strength);
+        best = next.found;
+    }
+    best
+}
+
+/// How many times the lines are followed again from a followed lattice.
+const MAX_FOLLOWS: usize = 3;
 
 /// At most this share of the pixels beside the lines may be dark. (Training
 /// photos: sudoku grids up to 0.26, lattices forced onto SET table photos 0.31 and up.)

@@ -37,7 +37,18 @@ pub fn line_strength(
     pos: impl Fn(f32) -> f32,
     horizontal: bool,
 ) -> f32 {
-    let (start, end) = (MARGIN + CELL / 4, MARGIN + 9 * CELL - CELL / 4);
+    framed_line_strength(gray, to_photo, pos, horizontal, MARGIN)
+}
+
+/// [`line_strength`] in a rough warp with `margin` pixels around the grid.
+pub fn framed_line_strength(
+    gray: &GrayImage,
+    to_photo: &Projection,
+    pos: impl Fn(f32) -> f32,
+    horizontal: bool,
+    margin: usize,
+) -> f32 {
+    let (start, end) = (margin + CELL / 4, margin + 9 * CELL - CELL / 4);
     let ts = (start..end).step_by(2);
     let count = ts.len().max(1) as f32;
     // Five reads a point, gathered first and read as one row (four at a time,
