@@ -11,9 +11,12 @@
 //! strips before it point to, searching slants as well as places; the line is
 //! then the polyline through the strips it was seen in.
 //!
-//! A followed lattice replaces the fitted one only when it moves some
-//! crossing clearly (a page that is flat or bows keeps the lattice the digit
-//! network learnt its cells from) and its lines are stronger on average.
+//! A followed line replaces the lattice's only when it strays from it
+//! clearly, is in step with its neighbours and is clearly a stronger line (a
+//! page that is flat or bows keeps the lattice the digit network learnt its
+//! cells from); the whole is done again from the followed lattice, whose
+//! outline shows more of the lines beyond the fold, while its lines grow
+//! stronger ([`super::find_grid`]).
 
 use image::GrayImage;
 
@@ -40,14 +43,14 @@ const SLANT_STEPS: i32 = 6;
 const SEEN_SHARE: f32 = 0.6;
 /// Strips in a row a line may go unseen before following it stops.
 const MAX_UNSEEN: usize = 2;
-/// A followed line must stray this far from its fitted curve (rough-warp
-/// pixels) to be kept: a fifth of a cell.
+/// A followed line must stray this far from the lattice's line (rough-warp
+/// pixels) to replace it: a fifth of a cell ...
 const MIN_MOVE: f32 = CELL as f32 / 5.0;
+/// ... and be this much stronger a line.
+const STRONGER: f32 = 1.1;
 /// Least and largest gap between neighbouring lines, as a share of the
 /// median gap at the same place along them.
 const GAP_RATIO: (f32, f32) = (0.75, 1.33);
-/// ... and be this much stronger a line than the curve.
-const STRONGER: f32 = 1.1;
 
 /// Where a line was seen in one strip: at `along`, the strip's middle, it lies
 /// at `across`, running at `slant`.
@@ -109,7 +112,7 @@ impl Polyline {
 }
 
 /// A grid whose lines were followed, with the mean strength of its twenty
-/// lines ([`line_strength`], grey levels).
+/// lines ([`super::shift::line_strength`], grey levels).
 pub struct Followed {
     /// The grid, its lattice through the followed lines.
     pub found: FoundGrid,
@@ -243,7 +246,7 @@ fn out_of_step(followed: &[Option<Polyline>; 10], lines: &[Polyline; 10]) -> [bo
 }
 
 /// Where along a line the crossings of a flat lattice lie.
-fn crossing_places() -> impl Iterator<Item = f32> + Clone {
+fn crossing_places() -> impl Iterator<Item = f32> {
     (0..=STRIPS).map(|k| (MARGIN + k * CELL) as f32)
 }
 

@@ -17,6 +17,8 @@
 //!    [`comb`] finds the span the ten lines really cover and the lattice is
 //!    fitted again inside it; when the lattice sits a cell off (its first line
 //!    on a shadow's edge), [`shift`] moves it over.
+//!    Then [`follow`] traces each line strip by strip at any slant, for a page
+//!    folded across the grid, whose lines turn at the fold.
 //! 3. [`orientation`]: a page shot sideways or upside down is read in all four
 //!    quarter turns of its cut cells; the caller keeps the turn its reader trusts.
 //! 4. [`cells`]: each cell is resampled from the full-resolution photo through its
