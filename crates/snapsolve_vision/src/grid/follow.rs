@@ -21,7 +21,9 @@
 use image::GrayImage;
 
 use super::FoundGrid;
-use super::lattice::{CELL, Greys, Lattice, crossings, dark_pixels, framed_warp};
+use super::lattice::{
+    CELL, Greys, Lattice, crossings, dark_pixels, framed_beside_dark, framed_warp,
+};
 use super::shift::framed_line_strength;
 
 /// Margin around the grid in the warp lines are followed in: a cell and a
@@ -48,6 +50,9 @@ const MAX_UNSEEN: usize = 2;
 const MIN_MOVE: f32 = CELL as f32 / 5.0;
 /// ... and be this much stronger a line.
 const STRONGER: f32 = 1.1;
+/// How near a line seen in a strip must lie to where the lattice puts it to
+/// count for the line score (rough-warp pixels).
+const ON_LINE: f32 = 2.0;
 /// Least and largest gap between neighbouring lines, as a share of the
 /// median gap at the same place along them.
 const GAP_RATIO: (f32, f32) = (0.75, 1.33);
@@ -170,14 +175,50 @@ pub fn follow_grid(gray: &GrayImage, found: &FoundGrid, greys: Greys) -> Option<
     let points = crossings(&|i, x| rows[i].at(x), &|j, y| cols[j].at(y), MARGIN)
         .map(|row| row.map(|p| to_photo * p));
     let lattice = Lattice { points };
+    let (inner, outer) = [(rows, true), (cols, false)]
+        .map(|(lines, horizontal)| strips_on_lines(&dark, lines, horizontal))
+        .into_iter()
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let beside_ink = [(rows, true), (cols, false)]
+        .map(|(lines, horizontal)| {
+            framed_beside_dark(&dark, &|k, t| lines[k].at(t), horizontal, MARGIN)
+        })
+        .iter()
+        .sum::<f32>()
+        / 2.0;
     Some(Followed {
         found: FoundGrid {
             corners: lattice.corners(),
             lattice,
-            ..found.clone()
+            line_score: inner as f32 / (2 * 8 * STRIPS) as f32,
+            outer_line_score: outer as f32 / (2 * 2 * STRIPS) as f32,
+            beside_ink,
         },
         strength: total / 20.0,
     })
+}
+
+/// How many strips of the inner and of the two outer lines show a line where
+/// `lines` put it (within [`ON_LINE`]): the followed lattice's line scores,
+/// counted as the lattice fit counts its own.
+fn strips_on_lines(dark: &[bool], lines: &[Polyline; 10], horizontal: bool) -> (usize, usize) {
+    let (mut inner, mut outer) = (0, 0);
+    for (k, line) in lines.iter().enumerate() {
+        let on = (0..STRIPS)
+            .filter(|&strip| {
+                let t = (MARGIN + strip * CELL + CELL / 2) as f32;
+                let slant = (line.at(t + 1.0) - line.at(t - 1.0)) / 2.0;
+                look(dark, strip, line.at(t), slant, horizontal)
+                    .is_some_and(|seen| (seen.across - line.at(t)).abs() <= ON_LINE)
+            })
+            .count();
+        if (1..9).contains(&k) {
+            inner += on;
+        } else {
+            outer += on;
+        }
+    }
+    (inner, outer)
 }
 
 /// The ten lines of one direction followed, and which of them are out of

@@ -386,25 +386,37 @@ const BESIDE: f32 = 4.0;
 /// side, away from the crossings). Printed grid lines have paper on both sides;
 /// wood grain, cloth or a photo of cards that a lattice was forced onto does not.
 fn beside_dark(dark: &[bool], curves: &[[f32; 3]; 10], horizontal: bool) -> f32 {
+    framed_beside_dark(dark, &|k, t| eval(&curves[k], t), horizontal, MARGIN)
+}
+
+/// [`beside_dark`] for the ten lines `line(k, t)` of a rough warp with
+/// `margin` pixels around the grid.
+pub(super) fn framed_beside_dark(
+    dark: &[bool],
+    line: &dyn Fn(usize, f32) -> f32,
+    horizontal: bool,
+    margin: usize,
+) -> f32 {
+    let side = 9 * CELL + 2 * margin;
     let (mut dark_count, mut total) = (0usize, 0usize);
-    for curve in curves {
-        for t in MARGIN..MARGIN + 9 * CELL {
+    for k in 0..10 {
+        for t in margin..margin + 9 * CELL {
             // Skip the crossings, where the other direction's line is.
-            let along = (t - MARGIN) % CELL;
+            let along = (t - margin) % CELL;
             if !(4..=CELL - 4).contains(&along) {
                 continue;
             }
-            let centre = eval(curve, t as f32);
+            let centre = line(k, t as f32);
             for offset in [-BESIDE, BESIDE] {
                 let pos = (centre + offset).round();
-                if pos < 0.0 || pos >= SIDE as f32 {
+                if pos < 0.0 || pos >= side as f32 {
                     continue;
                 }
                 let pos = pos as usize;
                 let idx = if horizontal {
-                    pos * SIDE + t
+                    pos * side + t
                 } else {
-                    t * SIDE + pos
+                    t * side + pos
                 };
                 total += 1;
                 dark_count += usize::from(dark[idx]);

@@ -115,6 +115,13 @@ pub fn darkest_channel(image: &RgbImage) -> GrayImage {
 /// neighbouring puzzle without handwriting has cleaner lines than a filled-in
 /// grid and must not win on them. (Rendered pages 400-599, grids right: flat
 /// 189 → 196, curled 182 → 190, steep 192 → 193, dim 174 → 178.)
+///
+/// A candidate whose fitted lattice is not grid-like but finds a quarter of
+/// the lines is followed ([`follow`]) and weighed by its followed lattice: a
+/// grid folded across its middle. Only those: followed lattices of grid-like
+/// outlines (a filled-in grid's large digits) let page outlines win on
+/// rendered flat and steep pages. Whatever wins is followed once more on the
+/// full photo.
 pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
     let (small, factor) = outline::shrink_for_outlines(gray);
     let quads = outline::candidate_quads_in(&small);
@@ -122,7 +129,18 @@ pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
         quads
             .iter()
             .filter_map(|quad| lattice::fit_lattice(&small, quad, greys))
-            .filter(FoundGrid::is_grid_like)
+            .filter_map(|fitted| {
+                if fitted.is_grid_like() {
+                    return Some(fitted);
+                }
+                // A folded grid's kinked lines are missed by the fit; followed,
+                // they may show the grid.
+                if fitted.line_score < FOLLOW_FROM {
+                    return None;
+                }
+                let followed = followed(&small, fitted, greys);
+                followed.is_grid_like().then_some(followed)
+            })
             .collect()
     };
     // Stretched greys only where the photo's own show no grid at all (a dim
@@ -180,6 +198,10 @@ fn followed(gray: &GrayImage, found: FoundGrid, greys: Greys) -> FoundGrid {
     }
     best
 }
+
+/// An outline whose lattice is not grid-like is followed when its fit finds
+/// at least this share of the lines (fewer: no grid there).
+const FOLLOW_FROM: f32 = 0.4;
 
 /// How many times the lines are followed again from a followed lattice.
 const MAX_FOLLOWS: usize = 3;
