@@ -152,17 +152,35 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
+    /// Points of a 600-pixel page that `backward` must bring back.
+    fn assert_backward_undoes_forward(curl: &Curl) {
+        for p in [(10.0, 10.0), (300.0, 300.0), (590.0, 120.0), (200.0, 580.0)] {
+            let back = curl.backward(curl.forward(p));
+            assert!(
+                (back.0 - p.0).abs() < 0.5 && (back.1 - p.1).abs() < 0.5,
+                "{curl:?}: {p:?} {back:?}"
+            );
+        }
+    }
+
+    /// A bend down the middle of a 600-pixel page, the right half sinking.
+    fn down_the_middle(depth: f32, power: i32, turn: f32) -> Curl {
+        Curl {
+            centre: (300.0, 300.0),
+            towards: (1.0, 0.0),
+            start: 0.0,
+            reach: 300.0,
+            depth,
+            power,
+            turn,
+        }
+    }
+
     #[test]
     fn backward_undoes_forward_and_the_near_side_stays_put() {
         for seed in 0..20 {
             let curl = Curl::random(600, 0.15, &mut StdRng::seed_from_u64(seed));
-            for p in [(10.0, 10.0), (300.0, 300.0), (590.0, 120.0), (200.0, 580.0)] {
-                let back = curl.backward(curl.forward(p));
-                assert!(
-                    (back.0 - p.0).abs() < 0.5 && (back.1 - p.1).abs() < 0.5,
-                    "{p:?} {back:?}"
-                );
-            }
+            assert_backward_undoes_forward(&curl);
             // Everything shrinks towards the centre, which stays put.
             let c = curl.forward((300.0, 300.0));
             assert!((c.0 - 300.0).abs() < 1e-3 && (c.1 - 300.0).abs() < 1e-3);
@@ -172,26 +190,16 @@ mod tests {
     #[test]
     fn a_fold_turns_the_lines_crossing_it_and_backward_undoes_it() {
         for seed in 0..20 {
-            let fold = Curl::fold(600, 0.1, 0.35, &mut StdRng::seed_from_u64(seed));
-            for p in [(10.0, 10.0), (300.0, 300.0), (590.0, 120.0), (200.0, 580.0)] {
-                let back = fold.backward(fold.forward(p));
-                assert!(
-                    (back.0 - p.0).abs() < 0.5 && (back.1 - p.1).abs() < 0.5,
-                    "{seed}: {p:?} {back:?}"
-                );
-            }
+            assert_backward_undoes_forward(&Curl::fold(
+                600,
+                0.1,
+                0.35,
+                &mut StdRng::seed_from_u64(seed),
+            ));
         }
         // Folded down the middle: a horizontal line runs flat to the fold,
         // then turns by the tangent asked for.
-        let fold = Curl {
-            centre: (300.0, 300.0),
-            towards: (1.0, 0.0),
-            start: 0.0,
-            reach: 300.0,
-            depth: 0.0,
-            power: 1,
-            turn: 0.3,
-        };
+        let fold = down_the_middle(0.0, 1, 0.3);
         let y = |x: f32| fold.forward((x, 100.0)).1;
         assert_eq!(y(100.0), 100.0);
         assert_eq!(y(300.0), 100.0);
@@ -200,15 +208,7 @@ mod tests {
 
     #[test]
     fn a_straight_line_past_the_bend_comes_out_bent() {
-        let curl = Curl {
-            centre: (300.0, 300.0),
-            towards: (1.0, 0.0),
-            start: 0.0,
-            reach: 300.0,
-            depth: 0.15,
-            power: 2,
-            turn: 0.0,
-        };
+        let curl = down_the_middle(0.15, 2, 0.0);
         // A horizontal line near the top: flat before the bend, then drawn down
         // towards the centre, more the farther along it runs.
         let ys: Vec<f32> = [100.0, 300.0, 450.0, 600.0]

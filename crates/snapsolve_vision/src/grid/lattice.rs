@@ -353,7 +353,7 @@ fn solve_small(a: &[[f64; 3]; 3], b: &[f64; 3], n: usize) -> Option<[f64; 3]> {
 
 /// Curves for the ten lines of one direction and how many strips of the inner
 /// lines and of the two outer lines were seen.
-pub(super) fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize, usize) {
+fn fit_lines(dark: &[bool], horizontal: bool) -> ([[f32; 3]; 10], usize, usize) {
     let mut curves = [[0.0f32; 3]; 10];
     let (mut seen_inner, mut seen_outer) = (0, 0);
     for (line, curve) in curves.iter_mut().enumerate() {

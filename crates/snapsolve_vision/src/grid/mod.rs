@@ -116,9 +116,9 @@ pub fn darkest_channel(image: &RgbImage) -> GrayImage {
 /// grid and must not win on them. (Rendered pages 400-599, grids right: flat
 /// 189 → 196, curled 182 → 190, steep 192 → 193, dim 174 → 178.)
 ///
-/// A candidate whose fitted lattice is not grid-like but finds a quarter of
-/// the lines is followed ([`follow`]) and weighed by its followed lattice: a
-/// grid folded across its middle. Only those: followed lattices of grid-like
+/// A candidate whose fitted lattice is not grid-like but finds at least 0.4
+/// of the lines is followed ([`follow`]) and weighed by its followed lattice:
+/// a grid folded across its middle. Only those: followed lattices of grid-like
 /// outlines (a filled-in grid's large digits) let page outlines win on
 /// rendered flat and steep pages. Whatever wins is followed once more on the
 /// full photo.
