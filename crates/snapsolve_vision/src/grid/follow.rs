@@ -116,25 +116,56 @@ impl Polyline {
     }
 }
 
-/// A grid whose lines were followed, with the mean strength of its twenty
-/// lines ([`super::shift::line_strength`], grey levels).
+/// A lattice whose lines were followed, with the mean strength of its twenty
+/// lines ([`super::shift::line_strength`], grey levels) and what its line
+/// scores are counted from when they are asked for ([`Followed::into_grid`]:
+/// only the last of several rounds of following needs them).
 pub struct Followed {
-    /// The grid, its lattice through the followed lines.
-    pub found: FoundGrid,
+    /// The lattice through the followed lines.
+    pub lattice: Lattice,
     /// Mean strength of its lines.
     pub strength: f32,
+    /// The warp's dark-line pixels, and the rows and columns in the warp.
+    dark: Vec<bool>,
+    lines: [[Polyline; 10]; 2],
 }
 
-/// The grid with its lines followed ([module docs](self)), or `None` when
+impl Followed {
+    /// The grid of this lattice, its line scores and the ink beside its lines
+    /// counted as the lattice fit counts its own.
+    pub fn into_grid(self) -> FoundGrid {
+        let [rows, cols] = &self.lines;
+        let (inner, outer) = [(rows, true), (cols, false)]
+            .map(|(lines, horizontal)| strips_on_lines(&self.dark, lines, horizontal))
+            .into_iter()
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let beside_ink = [(rows, true), (cols, false)]
+            .map(|(lines, horizontal)| {
+                framed_beside_dark(&self.dark, &|k, t| lines[k].at(t), horizontal, MARGIN)
+            })
+            .iter()
+            .sum::<f32>()
+            / 2.0;
+        FoundGrid {
+            corners: self.lattice.corners(),
+            lattice: self.lattice,
+            line_score: inner as f32 / (2 * 8 * STRIPS) as f32,
+            outer_line_score: outer as f32 / (2 * 2 * STRIPS) as f32,
+            beside_ink,
+        }
+    }
+}
+
+/// `lattice` with its lines followed ([module docs](self)), or `None` when
 /// no followed line clearly beats the line it starts from.
-pub fn follow_grid(gray: &GrayImage, found: &FoundGrid, greys: Greys) -> Option<Followed> {
-    let (warped, to_photo) = framed_warp(gray, &found.corners, MARGIN)?;
+pub fn follow_grid(gray: &GrayImage, lattice: &Lattice, greys: Greys) -> Option<Followed> {
+    let (warped, to_photo) = framed_warp(gray, &lattice.corners(), MARGIN)?;
     let from_photo = to_photo.invert();
     let dark = dark_pixels(&warped, greys);
-    let points = found.lattice.points.map(|row| row.map(|p| from_photo * p));
+    let points = lattice.points.map(|row| row.map(|p| from_photo * p));
     let mut total = 0.0;
     let mut followed_any = false;
-    let directions = [true, false].map(|horizontal| {
+    let lines = [true, false].map(|horizontal| {
         let mut lines: [Polyline; 10] = std::array::from_fn(|k| {
             let line = (0..10).map(|j| {
                 if horizontal {
@@ -171,30 +202,14 @@ pub fn follow_grid(gray: &GrayImage, found: &FoundGrid, greys: Greys) -> Option<
     if !followed_any {
         return None;
     }
-    let [rows, cols] = &directions;
+    let [rows, cols] = &lines;
     let points = crossings(&|i, x| rows[i].at(x), &|j, y| cols[j].at(y), MARGIN)
         .map(|row| row.map(|p| to_photo * p));
-    let lattice = Lattice { points };
-    let (inner, outer) = [(rows, true), (cols, false)]
-        .map(|(lines, horizontal)| strips_on_lines(&dark, lines, horizontal))
-        .into_iter()
-        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    let beside_ink = [(rows, true), (cols, false)]
-        .map(|(lines, horizontal)| {
-            framed_beside_dark(&dark, &|k, t| lines[k].at(t), horizontal, MARGIN)
-        })
-        .iter()
-        .sum::<f32>()
-        / 2.0;
     Some(Followed {
-        found: FoundGrid {
-            corners: lattice.corners(),
-            lattice,
-            line_score: inner as f32 / (2 * 8 * STRIPS) as f32,
-            outer_line_score: outer as f32 / (2 * 2 * STRIPS) as f32,
-            beside_ink,
-        },
+        lattice: Lattice { points },
         strength: total / 20.0,
+        dark,
+        lines,
     })
 }
 
@@ -206,10 +221,15 @@ fn strips_on_lines(dark: &[bool], lines: &[Polyline; 10], horizontal: bool) -> (
     for (k, line) in lines.iter().enumerate() {
         let on = (0..STRIPS)
             .filter(|&strip| {
-                let t = (MARGIN + strip * CELL + CELL / 2) as f32;
-                let slant = (line.at(t + 1.0) - line.at(t - 1.0)) / 2.0;
-                look(dark, strip, line.at(t), slant, horizontal)
-                    .is_some_and(|seen| (seen.across - line.at(t)).abs() <= ON_LINE)
+                let t = strip_middle(strip);
+                look(
+                    dark,
+                    strip,
+                    line.at(t),
+                    slant(&|t| line.at(t), t),
+                    horizontal,
+                )
+                .is_some_and(|seen| (seen.across - line.at(t)).abs() <= ON_LINE)
             })
             .count();
         if (1..9).contains(&k) {
@@ -291,15 +311,23 @@ fn crossing_places() -> impl Iterator<Item = f32> {
     (0..=STRIPS).map(|k| (MARGIN + k * CELL) as f32)
 }
 
+/// The middle of `strip` along a line, warp pixels.
+fn strip_middle(strip: usize) -> f32 {
+    (MARGIN + strip * CELL + CELL / 2) as f32
+}
+
+/// The slant of the line `pos` at `t` along it.
+fn slant(pos: &dyn Fn(f32) -> f32, t: f32) -> f32 {
+    (pos(t + 1.0) - pos(t - 1.0)) / 2.0
+}
+
 /// One line followed from the middle out, starting from where `guess` puts
 /// it; `None` when it is seen in no strip near there.
 fn follow_line(dark: &[bool], guess: &dyn Fn(f32) -> f32, horizontal: bool) -> Option<Polyline> {
-    let middle = |strip: usize| (MARGIN + strip * CELL + CELL / 2) as f32;
-    let slant_at = |t: f32| (guess(t + 1.0) - guess(t - 1.0)) / 2.0;
     // Start where the guess is seen nearest the middle.
     let (first, seen_first) = [4, 3, 5, 2, 6, 1, 7, 0, 8].into_iter().find_map(|strip| {
-        let t = middle(strip);
-        look(dark, strip, guess(t), slant_at(t), horizontal).map(|s| (strip, s))
+        let t = strip_middle(strip);
+        look(dark, strip, guess(t), slant(guess, t), horizontal).map(|s| (strip, s))
     })?;
     let mut seen = vec![seen_first];
     for step in [1i32, -1] {
@@ -307,7 +335,7 @@ fn follow_line(dark: &[bool], guess: &dyn Fn(f32) -> f32, horizontal: bool) -> O
         let mut unseen = 0;
         let mut strip = first as i32 + step;
         while (0..STRIPS as i32).contains(&strip) && unseen < MAX_UNSEEN {
-            let t = middle(strip as usize);
+            let t = strip_middle(strip as usize);
             let predicted = last.across + last.slant * (t - last.along);
             match look(dark, strip as usize, predicted, last.slant, horizontal) {
                 Some(s) => {
@@ -329,7 +357,7 @@ fn follow_line(dark: &[bool], guess: &dyn Fn(f32) -> f32, horizontal: bool) -> O
 /// covers at least [`SEEN_SHARE`] of them.
 fn look(dark: &[bool], strip: usize, predicted: f32, slant: f32, horizontal: bool) -> Option<Seen> {
     let start = MARGIN + strip * CELL;
-    let middle = (start + CELL / 2) as f32;
+    let middle = strip_middle(strip);
     // How far across the segment at `slant` is from its middle, at each
     // pixel of the strip (whole pixels, so each place is an integer).
     let offsets = |slant: f32| -> [i32; CELL] {
@@ -479,7 +507,7 @@ mod tests {
         });
         let outline = [(60.0, 60.0), (420.0, 60.0), (420.0, 420.0), (60.0, 420.0)];
         let fitted = fit_lattice(&page, &outline, Greys::AsTheyAre).expect("a lattice");
-        assert!(follow_grid(&page, &fitted, Greys::AsTheyAre).is_none());
+        assert!(follow_grid(&page, &fitted.lattice, Greys::AsTheyAre).is_none());
     }
 
     #[test]

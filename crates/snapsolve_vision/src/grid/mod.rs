@@ -184,19 +184,18 @@ pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
 /// each followed lattice (its outline, warped again, shows more of the lines
 /// beyond the fold) while its lines grow stronger.
 fn followed(gray: &GrayImage, found: FoundGrid, greys: Greys) -> FoundGrid {
-    let mut best = found;
-    let mut strength = None;
+    let mut last: Option<follow::Followed> = None;
     for _ in 0..MAX_FOLLOWS {
-        let Some(next) = follow::follow_grid(gray, &best, greys) else {
+        let from = last.as_ref().map_or(&found.lattice, |f| &f.lattice);
+        let Some(next) = follow::follow_grid(gray, from, greys) else {
             break;
         };
-        if strength.is_some_and(|s| next.strength <= s) {
+        if last.as_ref().is_some_and(|l| next.strength <= l.strength) {
             break;
         }
-        strength = Some(next.strength);
-        best = next.found;
+        last = Some(next);
     }
-    best
+    last.map_or(found, follow::Followed::into_grid)
 }
 
 /// An outline whose lattice is not grid-like is followed when its fit finds
