@@ -53,6 +53,10 @@ const STRONGER: f32 = 1.1;
 /// How near a line seen in a strip must lie to where the lattice puts it to
 /// count for the line score (rough-warp pixels).
 const ON_LINE: f32 = 2.0;
+/// A followed line must be seen in at least this many of its nine strips to
+/// replace the lattice's: one seen in a few strips, run on straight beyond
+/// them, has mostly met a digit's strokes beside a faint or dashed line.
+const MIN_SEEN: usize = 8;
 /// Least and largest gap between neighbouring lines, as a share of the
 /// median gap at the same place along them.
 const GAP_RATIO: (f32, f32) = (0.75, 1.33);
@@ -183,7 +187,9 @@ pub fn follow_grid(gray: &GrayImage, lattice: &Lattice, greys: Greys) -> Option<
         for (k, (line, polyline)) in lines.iter_mut().zip(followed).enumerate() {
             let before = strength(line);
             total += before;
-            let Some(polyline) = polyline else { continue };
+            let Some(polyline) = polyline.filter(|p| p.seen.len() >= MIN_SEEN) else {
+                continue;
+            };
             let strays = crossing_places()
                 .map(|t| (polyline.at(t) - line.at(t)).abs())
                 .fold(0.0, f32::max);
