@@ -13,7 +13,7 @@ use snapsolve_vision::cards::cores::missed_by_finder;
 use snapsolve_vision::cards::neighbours::{guesses_across, guesses_beside};
 use snapsolve_vision::cards::refine::EdgeCopy;
 use snapsolve_vision::cards::sort_in_reading_order_by;
-use snapsolve_vision::crop::{card_crop, ink_colour_spread};
+use snapsolve_vision::crop::{card_crop, ink_colour_spread, paper_colour_spread};
 use snapsolve_vision::{
     CardFinder, DecodeError, Limits, Photo, Quad, decode_photo_reduced, read_bytes,
 };
@@ -497,10 +497,20 @@ fn drop_few_cards_in_grey_ink(photo: &Photo, cards: &mut Vec<(Quad, CardReading)
 /// with this sign of a card on it: the cells of a printed grid cut by the
 /// edge of a sudoku photo were reported as cut-off cards (16 on 13 of the
 /// 520 card-free photos of the shared data; none with this test, nor with
-/// the stricter [`RED_INK_SPREAD`]; docs/evaluation.md, session 36).
+/// the stricter [`RED_INK_SPREAD`]; docs/evaluation.md, session 36), and
+/// only on paper, not on something coloured all over (a green leaf's veins
+/// cut by the top edge of a wallpaper photo were reported, session 40).
 fn shows_coloured_ink(photo: &Photo, quad: &Quad) -> bool {
-    ink_spread_within(photo, quad).is_some_and(|spread| spread >= PURPLE_INK_SPREAD)
+    let Some(crop) = card_crop(&photo.image, quad) else {
+        return false;
+    };
+    paper_colour_spread(&crop).is_some_and(|spread| spread <= MOST_COLOURED_PAPER)
+        && ink_colour_spread(&crop).is_some_and(|spread| spread >= PURPLE_INK_SPREAD)
 }
+
+/// The most coloured paper a cut-off card may have
+/// ([`paper_colour_spread`]; cards of the shared crops lie under 0.53).
+const MOST_COLOURED_PAPER: f32 = 0.7;
 
 /// How colourful the ink inside `quad` is ([`ink_colour_spread`] of its
 /// crop), `None` where nothing there is ink.
