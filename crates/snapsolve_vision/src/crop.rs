@@ -57,9 +57,7 @@ pub fn ink_colour_spread(crop: &RgbImage) -> Option<f32> {
     if ink == 0 {
         return None;
     }
-    let most = darkening.iter().copied().fold(0.0f32, f32::max);
-    let least = darkening.iter().copied().fold(f32::MAX, f32::min);
-    Some((most - least) / most.max(f32::EPSILON))
+    Some(relative_spread(darkening))
 }
 
 /// How coloured the paper of a card crop is: the spread of its paper level
@@ -68,10 +66,15 @@ pub fn ink_colour_spread(crop: &RgbImage) -> Option<f32> {
 /// of them, one in a hundred over 0.39); a sunlit green leaf's is 0.87.
 /// `None` for an empty crop.
 pub fn paper_colour_spread(crop: &RgbImage) -> Option<f32> {
-    let paper = paper_level(&away_from_rim(crop))?;
-    let most = paper.iter().copied().fold(0.0f32, f32::max);
-    let least = paper.iter().copied().fold(f32::MAX, f32::min);
-    Some((most - least) / most)
+    paper_level(&away_from_rim(crop)).map(relative_spread)
+}
+
+/// How far apart three channels' values are, over the largest (0 when all
+/// are equal).
+fn relative_spread(values: [f32; 3]) -> f32 {
+    let most = values.iter().copied().fold(0.0f32, f32::max);
+    let least = values.iter().copied().fold(f32::MAX, f32::min);
+    (most - least) / most.max(f32::EPSILON)
 }
 
 /// The pixels of a crop away from its rim (a tenth of its width, a twelfth
