@@ -294,12 +294,16 @@ pub fn digits_text(digits: &[u8; 81]) -> String {
         .collect()
 }
 
-/// The photo with the missing digits of the solution written into their cells.
+/// The photo with the missing digits of the solution written into their
+/// cells; where the reading has no single solution, its doubtful cells
+/// outlined instead (the cells to check: a reading that is no sudoku, or
+/// leaves several, drew nothing at all before).
 pub fn draw_answer(photo: &RgbImage, answer: &PhotoAnswer) -> RgbImage {
     let mut out = photo.clone();
-    if let (Some(lattice), Some(digits), Some(solution)) =
-        (&answer.lattice, &answer.digits, &answer.solution)
-    {
+    let Some(lattice) = &answer.lattice else {
+        return out;
+    };
+    if let (Some(digits), Some(solution)) = (&answer.digits, &answer.solution) {
         let mut missing = [0u8; 81];
         for i in 0..81 {
             if digits[i] == 0 {
@@ -312,14 +316,58 @@ pub fn draw_answer(photo: &RgbImage, answer: &PhotoAnswer) -> RgbImage {
             &missing,
             snapsolve_vision::grid::overlay::ANSWER_COLOUR,
         );
+    } else {
+        for &cell in &answer.doubtful {
+            snapsolve_vision::grid::overlay::outline_cell(&mut out, lattice, cell, DOUBT_COLOUR);
+        }
     }
     out
 }
+
+/// The outline of a doubtful cell: amber, apart from print, pen and the
+/// answers' blue-green.
+const DOUBT_COLOUR: image::Rgb<u8> = image::Rgb([245, 150, 0]);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use snapsolve_sudoku::Verdict;
+
+    /// An answer on a 9x9 grid of 20-pixel cells from (10, 10), with one
+    /// doubtful cell (row 2, column 3) and, if given, a solution.
+    fn answer_on_a_grid(solution: Option<[u8; 81]>) -> PhotoAnswer {
+        let corners = [(10.0, 10.0), (190.0, 10.0), (190.0, 190.0), (10.0, 190.0)];
+        PhotoAnswer {
+            corners: Some(corners),
+            lattice: snapsolve_vision::grid::Lattice::even(&corners),
+            digits: Some([0; 81]),
+            solution,
+            status: if solution.is_some() { "unique" } else { "none" },
+            doubtful: vec![11],
+            changed: Vec::new(),
+            not_a_sudoku: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn without_a_single_solution_the_doubtful_cells_are_outlined() {
+        let photo = RgbImage::from_pixel(200, 200, image::Rgb([255, 255, 255]));
+        let amber = |out: &RgbImage| out.pixels().filter(|p| **p == DOUBT_COLOUR).count();
+        let unsure = draw_answer(&photo, &answer_on_a_grid(None));
+        // Cell 11 spans x 50-70, y 30-50: its outline lies inside that, none beyond.
+        assert!(amber(&unsure) > 40, "{}", amber(&unsure));
+        let outside = unsure
+            .enumerate_pixels()
+            .filter(|(x, y, p)| {
+                **p == DOUBT_COLOUR && !((50..70).contains(x) && (30..50).contains(y))
+            })
+            .count();
+        assert_eq!(outside, 0);
+        // With a solution, the answers are drawn and nothing is outlined.
+        let solved = draw_answer(&photo, &answer_on_a_grid(Some([5; 81])));
+        assert_eq!(amber(&solved), 0);
+        assert_ne!(solved, photo);
+    }
 
     #[test]
     fn a_reading_that_is_no_sudoku_says_why() {

@@ -18,7 +18,9 @@ pub struct PhotoArgs {
     /// valid sudoku (and why not), doubtful cells.
     #[arg(long)]
     pub json: bool,
-    /// Write the photo with the missing digits drawn in (PNG or JPEG by extension).
+    /// Write the photo with the missing digits drawn in (PNG or JPEG by
+    /// extension); where the reading has no single solution, the doubtful
+    /// cells are outlined in amber instead, to check by eye.
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -57,14 +59,24 @@ pub fn run(args: PhotoArgs) -> CliResult {
                 outln!("solution: {s}");
             }
             if !answer.changed.is_empty() {
-                outln!("changed by the rules: cells {:?}", answer.changed);
+                outln!("changed by the rules: {}", cell_names(&answer.changed));
             }
             if !answer.doubtful.is_empty() {
-                outln!("doubtful: cells {:?}", answer.doubtful);
+                outln!("doubtful: {}", cell_names(&answer.doubtful));
             }
         }
     }
     Ok(())
+}
+
+/// Cells as a player names them, `r3c6` (row 3, column 6, from the top
+/// left), for cells numbered 0-80 row by row.
+fn cell_names(cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(|&i| format!("r{}c{}", i / 9 + 1, i % 9 + 1))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn save(image: &image::RgbImage, path: &Path) -> CliResult {
