@@ -25,14 +25,21 @@ pub fn shared_data_dir() -> Option<PathBuf> {
 pub fn shared_data_or_skip(test: &str) -> Option<PathBuf> {
     let found = shared_data_dir();
     if found.is_none() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(
-            !ci,
-            "{test}: the shared data folder is missing (set {DATA_ENV} or put it at ../shared/data); CI=true requires it"
-        );
-        eprintln!(
-            "SKIPPED {test}: no shared data folder (set {DATA_ENV} or put it at ../shared/data)"
+        skip_unless_ci(
+            test,
+            &format!("no shared data folder (set {DATA_ENV} or put it at ../shared/data)"),
         );
     }
     found
+}
+
+/// For a test whose input is missing: prints that `test` is skipped and
+/// `why`, or fails under `CI=true`, where every input must be there.
+///
+/// # Panics
+/// When the environment variable `CI` is `true`.
+pub fn skip_unless_ci(test: &str, why: &str) {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(!ci, "{test}: {why}; CI=true requires it");
+    eprintln!("SKIPPED {test}: {why}");
 }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use snapsolve::images::{Limits, read_photo};
 use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo};
+use snapsolve_sudoku::cell_name;
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
@@ -69,12 +70,12 @@ pub fn run(args: PhotoArgs) -> CliResult {
     Ok(())
 }
 
-/// Cells as a player names them, `r3c6` (row 3, column 6, from the top
-/// left), for cells numbered 0-80 row by row.
+/// Cells as a player names them (`r3c6`, [`cell_name`]), for cells numbered
+/// 0-80 row by row.
 fn cell_names(cells: &[usize]) -> String {
     cells
         .iter()
-        .map(|&i| format!("r{}c{}", i / 9 + 1, i % 9 + 1))
+        .map(|&i| cell_name(i))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -38,19 +38,11 @@ pub fn write_digits(photo: &mut RgbImage, lattice: &Lattice, digits: &[u8; 81], 
 /// its grid lines, so that the line itself stays in view.
 pub fn outline_cell(photo: &mut RgbImage, lattice: &Lattice, cell: usize, colour: Rgb<u8>) {
     let corners = lattice.cell_quad(cell / 9, cell % 9);
-    let centre = corners
-        .iter()
-        .fold((0.0, 0.0), |c, p| (c.0 + p.0 / 4.0, c.1 + p.1 / 4.0));
     // A tenth of the way in, the outline a twelfth of the cell thick.
-    let inset = |p: (f32, f32)| {
-        [
-            centre.0 + 0.8 * (p.0 - centre.0),
-            centre.1 + 0.8 * (p.1 - centre.1),
-        ]
-    };
     let quad = crate::quad::Quad {
-        corners: corners.map(inset),
-    };
+        corners: corners.map(|(x, y)| [x, y]),
+    }
+    .scaled(0.8);
     let side = (corners[1].0 - corners[0].0).hypot(corners[1].1 - corners[0].1);
     crate::draw::draw_quad_outline_mut(photo, &quad, (side / 12.0).max(1.0), colour);
 }
