@@ -17,6 +17,7 @@
 pub mod camera;
 pub mod deck;
 pub mod draw;
+pub mod faces;
 pub mod geometry;
 pub mod lookalike;
 pub mod scene;
@@ -26,6 +27,7 @@ mod surfaces;
 pub use camera::{Camera, CastShadow};
 pub use deck::{CardStyle, Edition};
 pub use draw::{CARD_ASPECT, render_card};
+pub use faces::CardFaces;
 pub use geometry::{Quad, composite_card, warp_quad};
 pub use lookalike::{Lookalike, render_lookalike};
 pub use scene::{

@@ -11,6 +11,7 @@ use snapsolve_set::Card;
 use crate::camera::{Camera, CastShadow, draw_clutter, fill_background};
 use crate::deck::{CardStyle, Edition};
 use crate::draw::{CARD_ASPECT, render_card};
+use crate::faces::CardFaces;
 use crate::geometry::{Quad, composite_card, warp_quad};
 use crate::surfaces::{
     fill_carpet, fill_floral_cloth, fill_light_wood, fill_speckled_counter, fill_terrazzo,
@@ -155,6 +156,9 @@ pub struct TableSpec {
     /// shape, centred. Real photos carry what no procedural surface does
     /// (their own camera's grain, blur, light and print).
     pub backdrop: Option<Arc<RgbImage>>,
+    /// Photographed faces to lay instead of drawn cards, for the cards that
+    /// have one (real print and paper; see [`CardFaces`]).
+    pub faces: Option<Arc<CardFaces>>,
     /// The light and camera, when `camera` is on.
     pub lighting: Lighting,
     /// Whether each card throws a soft shadow on the table (on a white
@@ -245,6 +249,7 @@ impl TableSpec {
             camera: true,
             surface: Surface::Random,
             backdrop: None,
+            faces: None,
             lighting: Lighting::Random,
             card_shadows: false,
             distractors: 0,
@@ -324,7 +329,12 @@ pub fn render_table(spec: &TableSpec) -> Table {
         if spec.card_shadows {
             throw_shadow(&mut image, &corners, card_w);
         }
-        let drawn = render_card(card, &style, (card_w * 1.2).round() as u32);
+        let width = (card_w * 1.2).round() as u32;
+        let drawn = spec
+            .faces
+            .as_deref()
+            .and_then(|faces| faces.face_of(card, width, &mut rng))
+            .unwrap_or_else(|| render_card(card, &style, width));
         composite_card(&mut image, &drawn, &corners);
         cards.push(PlacedCard { card, corners });
     }

@@ -6,6 +6,7 @@ pub mod detector;
 pub mod distort;
 pub mod eval;
 pub mod example;
+pub mod faces;
 pub mod features;
 pub mod margin;
 mod missing_part;

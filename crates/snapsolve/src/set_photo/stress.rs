@@ -8,7 +8,8 @@
 //! overexposed, twelve under a lamp's reflection on a glossy table, twelve
 //! with things set down over some of them; on real photographs: twelve or
 //! none on photographed pages of print, twelve or none on photographed wood,
-//! stone and cloth),
+//! stone and cloth; real cards, cut from the shared data's table photos, on
+//! wallpapers and a white desk),
 //! rendered by `snapsolve_synth` from fixed seeds so that their cards and
 //! corners are known, read by the photo path, and scored card by card.
 //!
@@ -21,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 use image::{Rgb, RgbImage};
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use snapsolve_synth::{Edition, Lighting, PlacedCard, Surface, Table, TableSpec, render_table};
 use snapsolve_vision::draw::draw_quad_outline_mut;
@@ -100,11 +102,16 @@ pub enum Condition {
     /// The same surfaces with clutter and lookalikes and no card. Needs
     /// Debian's `gimp-data`.
     TexturesNoCards,
+    /// Real cards (faces cut from the shared data's table photos,
+    /// [`super::faces`]) laid twelve, six, one or nine at a time on Debian's
+    /// wallpapers and paper textures (surfaces nothing here was tuned on) or
+    /// on a white desk. Needs the shared data and the wallpapers.
+    PhotographedCards,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 22] = [
+    pub const ALL: [Condition; 23] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -127,6 +134,7 @@ impl Condition {
         Condition::PagesNoCards,
         Condition::TexturedTables,
         Condition::TexturesNoCards,
+        Condition::PhotographedCards,
     ];
 
     /// Short name for reports and `--only`.
@@ -154,6 +162,7 @@ impl Condition {
             Condition::PagesNoCards => "pages-no-cards",
             Condition::TexturedTables => "textured-tables",
             Condition::TexturesNoCards => "textures-no-cards",
+            Condition::PhotographedCards => "photographed-cards",
         }
     }
 
@@ -179,6 +188,19 @@ impl Condition {
                     crate::textures::TEXTURES_ENV
                 ))
             }
+            Condition::PhotographedCards if super::faces::photographed_faces().is_none() => {
+                Some(format!(
+                    "its cards are cut from the table photos of the shared data folder, which are \
+                     not there (set {} or put the folder at ../shared/data)",
+                    crate::data::DATA_ENV
+                ))
+            }
+            Condition::PhotographedCards if wallpapers().is_empty() => Some(
+                "its cards lie on Debian's wallpapers, which are not there (apt-get install \
+                 mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers gnome-backgrounds \
+                 mypaint-data-extras)"
+                    .to_string(),
+            ),
             _ => None,
         }
     }
@@ -274,6 +296,7 @@ impl Condition {
                 spec.clutter = 3;
                 spec.distractors = 4;
             }
+            Condition::PhotographedCards => lay_photographed_cards(index, &mut spec),
             Condition::FillingTheFrame => {
                 spec.cards = cards(1);
                 (spec.width, spec.height) = (720, 960);
@@ -354,6 +377,65 @@ fn textured_table(index: usize, spec: &TableSpec) -> Option<Arc<RgbImage>> {
         scale,
         spec.width,
         spec.height,
+    )))
+}
+
+/// Table `index` of [`Condition::PhotographedCards`]: twelve, six, one or
+/// nine cards with photographed faces, on a wallpaper (two tables in three)
+/// or a white desk; left as it is without the faces.
+fn lay_photographed_cards(index: usize, spec: &mut TableSpec) {
+    let Some(faces) = super::faces::photographed_faces() else {
+        return;
+    };
+    let count = [12, 6, 1, 9][index % 4];
+    let mut cards = faces.cards();
+    cards.shuffle(&mut StdRng::seed_from_u64(spec.seed));
+    cards.truncate(count);
+    spec.cards = cards;
+    spec.columns = if count == 12 { 4 } else { 3 };
+    if count == 1 {
+        // A lone card at the size the faces were cut (up to 160 pixels
+        // wide), not blown up: a smaller frame.
+        (spec.width, spec.height) = (640, 480);
+        spec.fill = [0.25, 0.35, 0.45, 0.55][index / 4 % 4];
+    }
+    spec.faces = Some(faces);
+    spec.clutter = 0;
+    spec.backdrop = if index.is_multiple_of(3) {
+        spec.surface = Surface::White;
+        None
+    } else {
+        wallpaper(index, spec)
+    };
+}
+
+/// The wallpapers and paper textures of `eval/wallpapers_card_free.jsonl`
+/// found on this machine (under `/usr/share`).
+fn wallpapers() -> &'static [PathBuf] {
+    static WALLPAPERS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    WALLPAPERS.get_or_init(|| {
+        let list = include_str!("../../../../eval/wallpapers_card_free.jsonl");
+        list.lines()
+            .filter_map(|l| l.split("\"image\": \"").nth(1)?.split('"').next())
+            .map(|image| std::path::Path::new("/usr/share").join(image))
+            .filter(|path| path.is_file())
+            .collect()
+    })
+}
+
+/// A window (half to all of it) of one of the [`wallpapers`], chosen by
+/// `index`, at the table's size; `None` without them.
+fn wallpaper(index: usize, spec: &TableSpec) -> Option<Arc<RgbImage>> {
+    let papers = wallpapers();
+    let path = papers.get(index.wrapping_mul(7919).checked_rem(papers.len())?)?;
+    let photo = snapsolve_vision::read_image(path, Limits::default()).ok()?;
+    let mut rng = StdRng::seed_from_u64(spec.seed ^ 0x3a11);
+    Some(Arc::new(snapsolve_synth::photo_window(
+        &photo,
+        spec.width,
+        spec.height,
+        0.5..=1.0,
+        &mut rng,
     )))
 }
 

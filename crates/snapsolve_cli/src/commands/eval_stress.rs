@@ -32,9 +32,11 @@ pub struct StressArgs {
     /// alone-on-white, white-desk-clutter, busy-surface, filling-the-frame,
     /// far-away, moving-phone, turned-layout, overexposed, lamp-glare,
     /// covered-cards, on-printed-pages, pages-no-cards, textured-tables,
-    /// textures-no-cards). The last four lay the table on photographed pages
-    /// of the shared data folder or on GIMP's photographed patterns (Debian's
-    /// gimp-data) and are skipped without them.
+    /// textures-no-cards, photographed-cards). The last five lay the table on
+    /// photographed pages of the shared data folder, on GIMP's photographed
+    /// patterns (Debian's gimp-data) or on Debian's wallpapers, the last with
+    /// real cards cut from the shared data's table photos, and are skipped
+    /// without them.
     #[arg(long, value_name = "NAME", value_parser = condition_name)]
     only: Option<Condition>,
     /// Which classifier names the cards.
