@@ -329,7 +329,7 @@ fn read_as_framed(
     if !named.mostly_cards() {
         for other in by_size {
             let other = name_candidates(photo, classifier, other, &[]);
-            if other.mostly_cards() && other.margin() > named.margin() {
+            if other.may_replace_the_first() && other.margin() > named.margin() {
                 named = other;
             }
         }
@@ -398,6 +398,20 @@ impl NamedCandidates {
     /// Whether more of the candidates are cards than not.
     fn mostly_cards(&self) -> bool {
         self.margin() > 0
+    }
+
+    /// Whether this reading of a larger card size may replace the first:
+    /// mostly cards, or as many cards as not where every card is beyond
+    /// doubt ([`CROWD_CARD_THRESHOLD`]): a lone card beside one outline of
+    /// something else (a splash of water on a wallpaper, photographed-cards
+    /// table 502; docs/evaluation.md, session 41).
+    fn may_replace_the_first(&self) -> bool {
+        self.mostly_cards()
+            || (self.margin() == 0
+                && self
+                    .cards
+                    .iter()
+                    .all(|(_, reading)| reading.is_card(CROWD_CARD_THRESHOLD)))
     }
 
     /// Adds `cards` found elsewhere (another reading of the picture) where
