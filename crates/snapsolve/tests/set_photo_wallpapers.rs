@@ -11,10 +11,7 @@ use std::path::Path;
 use snapsolve::data::skip_unless_ci;
 use snapsolve::set_photo::NetworkClassifier;
 use snapsolve::set_photo::eval::{PhotoSpoil, evaluate_photos, parse_photo_labels};
-
-/// The packages, as `.ci/run` installs them.
-const PACKAGES: &str = "mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers \
-                        gnome-backgrounds mypaint-data-extras";
+use snapsolve::set_photo::stress::{WALLPAPER_PACKAGES, WALLPAPER_ROOT};
 
 #[test]
 fn no_card_is_read_on_debian_wallpapers() {
@@ -22,7 +19,7 @@ fn no_card_is_read_on_debian_wallpapers() {
     let list = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../eval/wallpapers_card_free.jsonl");
     let text = std::fs::read_to_string(list).expect("eval/wallpapers_card_free.jsonl is readable");
     let labels = parse_photo_labels(&text).expect("labels parse");
-    let root = Path::new("/usr/share");
+    let root = Path::new(WALLPAPER_ROOT);
     let missing = labels
         .iter()
         .filter(|l| !root.join(&l.image).is_file())
@@ -30,7 +27,9 @@ fn no_card_is_read_on_debian_wallpapers() {
     if missing > 0 {
         skip_unless_ci(
             test,
-            &format!("{missing} of its pictures are missing (apt-get install {PACKAGES})"),
+            &format!(
+                "{missing} of its pictures are missing (apt-get install {WALLPAPER_PACKAGES})"
+            ),
         );
         return;
     }

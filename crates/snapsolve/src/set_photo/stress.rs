@@ -195,12 +195,10 @@ impl Condition {
                     crate::data::DATA_ENV
                 ))
             }
-            Condition::PhotographedCards if wallpapers().is_empty() => Some(
-                "its cards lie on Debian's wallpapers, which are not there (apt-get install \
-                 mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers gnome-backgrounds \
-                 mypaint-data-extras)"
-                    .to_string(),
-            ),
+            Condition::PhotographedCards if wallpapers().is_empty() => Some(format!(
+                "its cards lie on Debian's wallpapers, which are not there (apt-get install {})",
+                WALLPAPER_PACKAGES
+            )),
             _ => None,
         }
     }
@@ -409,15 +407,25 @@ fn lay_photographed_cards(index: usize, spec: &mut TableSpec) {
     };
 }
 
+/// The Debian packages that ship the wallpapers and paper textures of
+/// `eval/wallpapers_card_free.jsonl` (a card-free source nothing here was
+/// tuned on), as `.ci/run` installs them.
+pub const WALLPAPER_PACKAGES: &str = "mate-backgrounds ukui-wallpapers \
+    plasma-workspace-wallpapers gnome-backgrounds mypaint-data-extras";
+
+/// Where the pictures of `eval/wallpapers_card_free.jsonl` lie.
+pub const WALLPAPER_ROOT: &str = "/usr/share";
+
 /// The wallpapers and paper textures of `eval/wallpapers_card_free.jsonl`
-/// found on this machine (under `/usr/share`).
+/// found on this machine (under [`WALLPAPER_ROOT`]).
 fn wallpapers() -> &'static [PathBuf] {
     static WALLPAPERS: OnceLock<Vec<PathBuf>> = OnceLock::new();
     WALLPAPERS.get_or_init(|| {
         let list = include_str!("../../../../eval/wallpapers_card_free.jsonl");
-        list.lines()
-            .filter_map(|l| l.split("\"image\": \"").nth(1)?.split('"').next())
-            .map(|image| std::path::Path::new("/usr/share").join(image))
+        super::eval::parse_photo_labels(list)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|label| std::path::Path::new(WALLPAPER_ROOT).join(label.image))
             .filter(|path| path.is_file())
             .collect()
     })
