@@ -123,6 +123,15 @@ pub fn cell_name(cell: usize) -> String {
     format!("r{}c{}", row_of(cell) + 1, col_of(cell) + 1)
 }
 
+/// Cells (0-80, row by row) named as [`cell_name`] does, joined by `separator`.
+pub fn cell_names(cells: &[usize], separator: &str) -> String {
+    cells
+        .iter()
+        .map(|&cell| cell_name(cell))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 /// A row, column or box: the 27 groups of nine cells that must hold 1-9 once each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unit {

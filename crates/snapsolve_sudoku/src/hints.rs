@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::diagnose::basic_candidates;
-use crate::grid::{CELLS, Grid, Unit, box_of, cell_name, col_of, row_of};
+use crate::grid::{CELLS, Grid, Unit, box_of, cell_name, cell_names, col_of, row_of};
 use crate::rules::{Clash, find_clashes};
 use crate::solver::{Solver, Verdict};
 
@@ -161,11 +161,7 @@ fn digits_of(mask: u16) -> impl Iterator<Item = u8> {
 }
 
 fn names(cells: &[usize]) -> String {
-    cells
-        .iter()
-        .map(|&c| cell_name(c))
-        .collect::<Vec<_>>()
-        .join(", ")
+    cell_names(cells, ", ")
 }
 
 /// Units in the order people scan them for hidden singles: boxes, rows, columns.

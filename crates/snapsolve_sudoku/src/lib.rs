@@ -32,7 +32,7 @@ pub mod solver;
 pub use backtrack::BacktrackSolver;
 pub use diagnose::{NoSolution, explain_no_solution};
 pub use fast::FastSolver;
-pub use grid::{Grid, Unit, cell_name};
+pub use grid::{Grid, Unit, cell_name, cell_names};
 pub use parse::{ParseError, Puzzle, parse_puzzles};
 pub use rules::{Clash, check_solution, find_clashes};
 pub use solver::{Solver, Verdict};

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use snapsolve::images::{Limits, read_photo};
 use snapsolve::sudoku_photo::{DigitReader, digits_text, draw_answer, solve_photo};
-use snapsolve_sudoku::cell_name;
+use snapsolve_sudoku::cell_names;
 
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
@@ -60,24 +60,14 @@ pub fn run(args: PhotoArgs) -> CliResult {
                 outln!("solution: {s}");
             }
             if !answer.changed.is_empty() {
-                outln!("changed by the rules: {}", cell_names(&answer.changed));
+                outln!("changed by the rules: {}", cell_names(&answer.changed, " "));
             }
             if !answer.doubtful.is_empty() {
-                outln!("doubtful: {}", cell_names(&answer.doubtful));
+                outln!("doubtful: {}", cell_names(&answer.doubtful, " "));
             }
         }
     }
     Ok(())
-}
-
-/// Cells as a player names them (`r3c6`, [`cell_name`]), for cells numbered
-/// 0-80 row by row.
-fn cell_names(cells: &[usize]) -> String {
-    cells
-        .iter()
-        .map(|&i| cell_name(i))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn save(image: &image::RgbImage, path: &Path) -> CliResult {
