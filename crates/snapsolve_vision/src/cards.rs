@@ -471,7 +471,9 @@ impl CardFinder {
             // Ink read from the whiteness before opening: the opening wipes
             // the thin paper between stacked symbols, which then merge into
             // one blob shaped like no symbol.
-            symbols::cards_from_symbols(image, &above_local_mean(white, local_mean_radius(white)))
+            let (above_mean, above_paper) =
+                above_local_mean_and_paper(white, local_mean_radius(white));
+            symbols::cards_from_symbols(image, &above_mean, &above_paper)
         } else {
             no_symbols()
         };
@@ -910,11 +912,56 @@ pub(crate) fn local_mean_radius(image: &GrayImage) -> u32 {
 /// Each pixel's whiteness over the mean of the square of `radius` around it,
 /// as `LOCAL_MEAN_MIDDLE + difference` (clamped).
 pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
+    above_level(white, &crate::blur::box_mean(white, radius))
+}
+
+/// Each pixel's whiteness over the mean of the square of `radius` around it
+/// ([`above_local_mean`]) and over the level of paper there: the mean of
+/// the square's upper half (the pixels whiter than their own local mean),
+/// or the mean of all where that is higher. On a plain desk the two lie a
+/// few levels apart; where a card lies on a busy surface of dark and white
+/// (stripes, terrazzo, a flowered cloth) the mean of all sinks towards the
+/// middle, no whiter than a symbol's pale ink, while the upper half is paper.
+pub(crate) fn above_local_mean_and_paper(white: &GrayImage, radius: u32) -> (GrayImage, GrayImage) {
     let mean = crate::blur::box_mean(white, radius);
+    let upper = |keep: fn(u8) -> u8| {
+        let pixels = white
+            .as_raw()
+            .iter()
+            .zip(mean.as_raw())
+            .map(|(&w, &m)| if w > m { keep(w) } else { 0 })
+            .collect();
+        GrayImage::from_raw(white.width(), white.height(), pixels)
+            .unwrap_or_else(|| unreachable!("one byte a pixel"))
+    };
+    // The upper half's mean is the mean of its whiteness over the mean of
+    // its share (both over the whole square, rounded to bytes).
+    let sum = crate::blur::box_mean(&upper(|w| w), radius);
+    let share = crate::blur::box_mean(&upper(|_| 255), radius);
+    let paper: Vec<u8> = sum
+        .as_raw()
+        .iter()
+        .zip(share.as_raw())
+        .zip(mean.as_raw())
+        .map(|((&s, &f), &m)| {
+            let upper_mean = (u32::from(s) * 255)
+                .checked_div(u32::from(f))
+                .map_or(0, |level| level.min(255) as u8);
+            upper_mean.max(m)
+        })
+        .collect();
+    let paper = GrayImage::from_raw(white.width(), white.height(), paper)
+        .unwrap_or_else(|| unreachable!("one byte a pixel"));
+    (above_level(white, &mean), above_level(white, &paper))
+}
+
+/// Each pixel's whiteness over `level`'s, as `LOCAL_MEAN_MIDDLE +
+/// difference` (clamped).
+fn above_level(white: &GrayImage, level: &GrayImage) -> GrayImage {
     let mut out = GrayImage::new(white.width(), white.height());
-    for ((o, w), m) in out.pixels_mut().zip(white.pixels()).zip(mean.pixels()) {
-        let difference = i16::from(w.0[0]) - i16::from(m.0[0]);
-        o.0[0] = (i16::from(LOCAL_MEAN_MIDDLE) + difference).clamp(0, 255) as u8;
+    for ((o, &w), &l) in out.iter_mut().zip(white.as_raw()).zip(level.as_raw()) {
+        let difference = i16::from(w) - i16::from(l);
+        *o = (i16::from(LOCAL_MEAN_MIDDLE) + difference).clamp(0, 255) as u8;
     }
     out
 }

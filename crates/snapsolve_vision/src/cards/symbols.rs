@@ -110,9 +110,57 @@ pub(super) struct SymbolCards {
 
 /// Cards around the symbols of `image` (the working picture), whose ink is
 /// read from `above_mean` (its whiteness, not opened, over its local mean,
-/// centred on 128).
-pub(super) fn cards_from_symbols(image: &RgbImage, above_mean: &GrayImage) -> SymbolCards {
-    cards_of_ink(image, above_mean, INK_DEPTH, |_| true)
+/// centred on 128) and `above_paper` (over the local level of paper:
+/// `cards::above_local_mean_and_paper`).
+///
+/// Against the mean first, as always. Against the paper, the pale symbols
+/// of a card lying on a busy surface of dark and white show as ink too
+/// (photographed-cards stress table 497: six cards, none found before, four
+/// now); those are added where no symbol lies, and only with paper round
+/// them ([`Symbol::on_paper`]: a piece of a checked cloth's dark square, cut
+/// by the objects on it, is shaped like a symbol too; clutter table 892 read
+/// one as a card). A card around such symbols must be blank of other ink
+/// against the paper: print on a page among dark cloth is ink there (the
+/// printed pattern of textures-no-cards table 431 gave a false card). The
+/// others are judged as before: against the paper, the shadows on a white
+/// desk seen steeply take cards out (steep-angle table 451: 11 of 12 named,
+/// 6 so).
+pub(super) fn cards_from_symbols(
+    image: &RgbImage,
+    above_mean: &GrayImage,
+    above_paper: &GrayImage,
+) -> SymbolCards {
+    let against_mean = symbols(image, above_mean, INK_DEPTH);
+    let against_paper = symbols(image, above_paper, INK_DEPTH);
+    // A blob found both ways is one symbol, cut as against the mean.
+    let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
+    let mut found = against_mean.clone();
+    let more: Vec<Symbol> = against_paper
+        .iter()
+        .filter(|s| paper_only(s) && s.on_paper(above_paper, INK_DEPTH, &against_paper))
+        .copied()
+        .collect();
+    found.extend(more);
+    let groups: Vec<Group> = groups(&found)
+        .into_iter()
+        .map(|symbols| {
+            let ink = if symbols.iter().any(paper_only) {
+                above_paper
+            } else {
+                above_mean
+            };
+            Group { symbols, ink }
+        })
+        .collect();
+    cards_of_groups(image, groups)
+}
+
+/// A group of symbols, and the ink (whiteness over a level, centred on
+/// 128) against which its card's paper must be blank: the ink its symbols
+/// were found in.
+struct Group<'a> {
+    symbols: Vec<Symbol>,
+    ink: &'a GrayImage,
 }
 
 /// How flat the symbols of `image` lie (`above_mean` as for
@@ -167,7 +215,7 @@ pub(super) fn faint_cards(image: &RgbImage, above_mean: &GrayImage) -> Vec<Quad>
     if groups.len() > MOST_LONE_CARD_GROUPS {
         return Vec::new();
     }
-    cards_of_groups(image, above_mean, groups)
+    cards_of_groups(image, in_ink(above_mean, groups))
         .cards
         .into_iter()
         .map(|found| found.quad)
@@ -200,20 +248,28 @@ fn cards_of_ink(
 ) -> SymbolCards {
     let mut groups = groups(&symbols(image, above_mean, depth));
     groups.retain(|group| wanted(Frame::of(group).centre));
-    cards_of_groups(image, above_mean, groups)
+    cards_of_groups(image, in_ink(above_mean, groups))
 }
 
 /// The cards laid around `groups` of symbols.
-fn cards_of_groups(
-    image: &RgbImage,
-    above_mean: &GrayImage,
-    groups: Vec<Vec<Symbol>>,
-) -> SymbolCards {
+fn cards_of_groups(image: &RgbImage, groups: Vec<Group>) -> SymbolCards {
     if groups.len() >= FLOAT_COLOURS_FROM {
-        cards_of_groups_in(&Colours::of(image), above_mean, groups)
+        cards_of_groups_in(&Colours::of(image), groups)
     } else {
-        cards_of_groups_in(&Bilinear::new(image), above_mean, groups)
+        cards_of_groups_in(&Bilinear::new(image), groups)
     }
+}
+
+/// `groups` of symbols found in `above_mean` (its whiteness over its local
+/// mean), each judged against it.
+fn in_ink(above_mean: &GrayImage, groups: Vec<Vec<Symbol>>) -> Vec<Group<'_>> {
+    groups
+        .into_iter()
+        .map(|symbols| Group {
+            symbols,
+            ink: above_mean,
+        })
+        .collect()
 }
 
 /// Groups of symbols from which the picture's colours are widened to floats
@@ -225,24 +281,20 @@ fn cards_of_groups(
 const FLOAT_COLOURS_FROM: usize = 32;
 
 /// [`cards_of_groups`], the picture's colours read from `colours`.
-fn cards_of_groups_in(
-    colours: &impl ColourAt,
-    above_mean: &GrayImage,
-    groups: Vec<Vec<Symbol>>,
-) -> SymbolCards {
+fn cards_of_groups_in(colours: &impl ColourAt, groups: Vec<Group>) -> SymbolCards {
     // Cards of one table are alike: where a few are found, their width over
     // their symbols' length says how wide the others are (a free fit of a
     // card whose own sides barely show may land on a neighbour's shadow).
     let crowded: Vec<bool> = groups
         .iter()
-        .map(|group| ink_crowds(above_mean, group))
+        .map(|group| ink_crowds(group.ink, &group.symbols))
         .collect();
     let fit = |k: usize, range: (f32, f32)| {
-        let group = &groups[k];
+        let Group { symbols, ink } = &groups[k];
         if crowded[k] {
             return None;
         }
-        fit_card(colours, group, range).filter(|(quad, _)| blank_between(above_mean, quad, group))
+        fit_card(colours, symbols, range).filter(|(quad, _)| blank_between(ink, quad, symbols))
     };
     let first: Vec<Option<(Quad, f32)>> = (0..groups.len())
         .map(|k| fit(k, HALF_WIDTH_OVER_SYMBOL))
@@ -266,7 +318,10 @@ fn cards_of_groups_in(
         .flatten()
         .map(|(quad, _)| Found::whole(quad))
         .collect();
-    let centres = groups.iter().map(|group| Frame::of(group).centre).collect();
+    let centres = groups
+        .iter()
+        .map(|group| Frame::of(&group.symbols).centre)
+        .collect();
     SymbolCards { cards, centres }
 }
 
@@ -609,21 +664,66 @@ fn dot(a: Point2, b: Point2) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{above_local_mean, local_mean_radius};
+    use crate::cards::{above_local_mean, above_local_mean_and_paper, local_mean_radius};
     use crate::threshold::balanced_whiteness_with_histogram;
     use image::Rgb;
     use imageproc::drawing::{draw_filled_ellipse_mut, draw_filled_rect_mut};
     use imageproc::rect::Rect;
 
-    /// The finder's own inputs for `image`: the whiteness over its local mean.
+    /// The finder's own inputs for `image`: the whiteness over its local
+    /// mean and over its local paper.
     fn cards_in(image: &RgbImage) -> Vec<Quad> {
+        cards_with(image, true)
+    }
+
+    /// [`cards_in`], symbols looked for against the local paper too or not.
+    fn cards_with(image: &RgbImage, against_paper: bool) -> Vec<Quad> {
         let (white, _) = balanced_whiteness_with_histogram(image);
-        let above_mean = above_local_mean(&white, local_mean_radius(&white));
-        cards_from_symbols(image, &above_mean)
+        let (above_mean, above_paper) =
+            above_local_mean_and_paper(&white, local_mean_radius(&white));
+        let above_paper = if against_paper {
+            above_paper
+        } else {
+            above_mean.clone()
+        };
+        cards_from_symbols(image, &above_mean, &above_paper)
             .cards
             .into_iter()
             .map(|found| found.quad)
             .collect()
+    }
+
+    #[test]
+    fn pale_symbols_on_a_card_among_dark_and_white_stripes_show_against_the_paper() {
+        // A card on a surface of dark and white stripes (turned, as stripes
+        // along its sides would pass for them), as white as the
+        // white ones: around it the mean of all is halfway, no darker than
+        // its two pale purple ovals; its paper is far whiter.
+        let mut image = RgbImage::from_fn(400, 300, |x, y| {
+            Rgb(if ((x + y) / 20) % 2 == 0 {
+                [35; 3]
+            } else {
+                [235, 235, 232]
+            })
+        });
+        rect(&mut image, 155, 80, 90, 140, [240, 240, 236]);
+        for k in 0..2 {
+            draw_filled_ellipse_mut(
+                &mut image,
+                (200, 130 + 40 * k),
+                28,
+                12,
+                Rgb([185, 160, 210]),
+            );
+        }
+        assert!(cards_with(&image, false).is_empty());
+        let found = cards_with(&image, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let centre = found[0].centre();
+        assert!(
+            (centre[0] - 200.0).abs() < 4.0 && (centre[1] - 150.0).abs() < 4.0,
+            "{centre:?}"
+        );
     }
 
     fn rect(image: &mut RgbImage, x: i32, y: i32, w: u32, h: u32, colour: [u8; 3]) {

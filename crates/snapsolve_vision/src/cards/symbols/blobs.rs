@@ -45,6 +45,71 @@ pub(super) struct Symbol {
     pub half_thickness: f32,
 }
 
+impl Symbol {
+    /// Whether either symbol's middle lies within the other's extent: the
+    /// same blob of ink, cut at another level.
+    pub(super) fn overlaps(&self, other: &Symbol) -> bool {
+        self.covers(other.centre) || other.covers(self.centre)
+    }
+
+    /// Whether paper lies all round the symbol (`above_paper`: whiteness
+    /// over the local paper, centred on [`MIDDLE`]): on a ring
+    /// [`RING_SCALE`] times its extent (plus [`RING_MARGIN`] pixels) out
+    /// from its middle, at most [`MOST_OFF_PAPER`] of the points darker
+    /// than the paper by half an ink's `depth`, points within one of the
+    /// `others` left out (a card's other symbols lie beside it). A SET
+    /// symbol is printed on its card; a piece of a checked cloth's coloured
+    /// square, cut to a symbol's shape by what lies on the cloth, has the
+    /// cloth's other dark squares about it. (A leaf of a flowered cloth
+    /// lying on white petals passes: busy-surface table 418 reads one as a
+    /// card beside twelve real ones; the card network must doubt it.)
+    pub(super) fn on_paper(&self, above_paper: &GrayImage, depth: u8, others: &[Symbol]) -> bool {
+        let (width, height) = (above_paper.width() as f32, above_paper.height() as f32);
+        let side = across(self.axis);
+        let (a, b) = (
+            RING_SCALE * self.half_length + RING_MARGIN,
+            RING_SCALE * self.half_thickness + RING_MARGIN,
+        );
+        let dark = (0..RING_POINTS)
+            .filter(|&k| {
+                // Half the points beyond one end, half beyond the other.
+                let half = RING_POINTS / 2;
+                let quarter = std::f32::consts::FRAC_PI_4;
+                let angle = -quarter + 2.0 * quarter * (k % half) as f32 / (half - 1) as f32;
+                let angle = if k < half {
+                    angle
+                } else {
+                    angle + std::f32::consts::PI
+                };
+                let (s, c) = angle.sin_cos();
+                let p = [
+                    self.centre[0] + a * c * self.axis[0] + b * s * side[0],
+                    self.centre[1] + a * c * self.axis[1] + b * s * side[1],
+                ];
+                let inside = (0.0..width).contains(&p[0]) && (0.0..height).contains(&p[1]);
+                inside
+                    && !others.iter().any(|o| o.covers(p))
+                    && above_paper.get_pixel(p[0] as u32, p[1] as u32)[0] < MIDDLE - depth / 2
+            })
+            .count();
+        dark as f32 <= MOST_OFF_PAPER * RING_POINTS as f32
+    }
+
+    /// Whether `p` lies within the symbol's extent (its box along its axes).
+    fn covers(&self, p: Point2) -> bool {
+        let d = sub(p, self.centre);
+        dot(d, self.axis).abs() <= self.half_length
+            && dot(d, across(self.axis)).abs() <= self.half_thickness
+    }
+}
+
+/// The ring [`Symbol::on_paper`] reads: its size over the symbol's, its
+/// margin in pixels, its points, and the share of them that may be dark.
+const RING_SCALE: f32 = 1.2;
+const RING_MARGIN: f32 = 2.0;
+const RING_POINTS: usize = 24;
+const MOST_OFF_PAPER: f32 = 0.2;
+
 /// The ink blobs shaped like a symbol, ink being `depth` levels of
 /// whiteness below the local mean or more.
 pub(super) fn symbols(image: &RgbImage, above_mean: &GrayImage, depth: u8) -> Vec<Symbol> {
