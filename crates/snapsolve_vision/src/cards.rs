@@ -916,14 +916,21 @@ pub(crate) fn above_local_mean(white: &GrayImage, radius: u32) -> GrayImage {
 }
 
 /// Each pixel's whiteness over the mean of the square of `radius` around it
-/// ([`above_local_mean`]) and over the level of paper there: the mean of
-/// the square's upper half (the pixels whiter than their own local mean),
-/// or the mean of all where that is higher. On a plain desk the two lie a
-/// few levels apart; where a card lies on a busy surface of dark and white
-/// (stripes, terrazzo, a flowered cloth) the mean of all sinks towards the
-/// middle, no whiter than a symbol's pale ink, while the upper half is paper.
+/// ([`above_local_mean`]) and over the level of paper there ([`local_paper`]).
 pub(crate) fn above_local_mean_and_paper(white: &GrayImage, radius: u32) -> (GrayImage, GrayImage) {
     let mean = crate::blur::box_mean(white, radius);
+    let paper = local_paper(white, &mean, radius);
+    (above_level(white, &mean), above_level(white, &paper))
+}
+
+/// The level of paper about each pixel: the mean of the upper half of the
+/// square of `radius` around it (the pixels whiter than their own local
+/// `mean`), or the mean of all where that is higher. On a plain desk the
+/// two lie a few levels apart; where a card lies on a busy surface of dark
+/// and white (stripes, terrazzo, a flowered cloth) the mean of all sinks
+/// towards the middle, no whiter than a symbol's pale ink, while the upper
+/// half is paper.
+fn local_paper(white: &GrayImage, mean: &GrayImage, radius: u32) -> GrayImage {
     let upper = |keep: fn(u8) -> u8| {
         let pixels = white
             .as_raw()
@@ -950,9 +957,8 @@ pub(crate) fn above_local_mean_and_paper(white: &GrayImage, radius: u32) -> (Gra
             upper_mean.max(m)
         })
         .collect();
-    let paper = GrayImage::from_raw(white.width(), white.height(), paper)
-        .unwrap_or_else(|| unreachable!("one byte a pixel"));
-    (above_level(white, &mean), above_level(white, &paper))
+    GrayImage::from_raw(white.width(), white.height(), paper)
+        .unwrap_or_else(|| unreachable!("one byte a pixel"))
 }
 
 /// Each pixel's whiteness over `level`'s, as `LOCAL_MEAN_MIDDLE +
@@ -1092,6 +1098,27 @@ mod tests {
     use super::*;
     use image::Rgb;
     use imageproc::drawing::draw_polygon_mut;
+
+    #[test]
+    fn the_local_paper_is_the_whiter_half_on_stripes_and_the_mean_on_a_plain_desk() {
+        let plain = GrayImage::from_pixel(120, 90, Luma([200]));
+        let mean = crate::blur::box_mean(&plain, 20);
+        assert!(
+            local_paper(&plain, &mean, 20)
+                .pixels()
+                .all(|p| p.0[0] == 200)
+        );
+        // Dark and white stripes six pixels wide: the mean lies halfway,
+        // the paper on the white.
+        let stripes = GrayImage::from_fn(120, 90, |x, _| {
+            Luma([if x / 6 % 2 == 0 { 40 } else { 220 }])
+        });
+        let mean = crate::blur::box_mean(&stripes, 20);
+        let paper = local_paper(&stripes, &mean, 20);
+        let (m, p) = (mean.get_pixel(60, 45).0[0], paper.get_pixel(60, 45).0[0]);
+        assert!((120..=140).contains(&m), "{m}");
+        assert!((215..=220).contains(&p), "{p}");
+    }
 
     #[test]
     fn cards_of_a_cards_shape_are_seen_straight_down_and_squashed_ones_not() {

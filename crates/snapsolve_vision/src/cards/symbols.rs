@@ -561,10 +561,11 @@ fn place_hidden_sides(sides: &mut [Side; 4], shows: [bool; 4], centre: Point2) {
 
 /// Whether a card's paper holds no ink but its symbols' (a digit in a
 /// sudoku cell passes for a symbol, but the card laid around it takes in
-/// grid lines and other digits). The card's rim is left out: shadows and
-/// a neighbour's edge may lie on it.
-fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
-    let (paper, foreign) = ink_counts(above_mean, &quad.scaled(1.0 - RIM), group);
+/// grid lines and other digits), ink read from `ink` (whiteness over a
+/// level, centred on 128). The card's rim is left out: shadows and a
+/// neighbour's edge may lie on it.
+fn blank_between(ink: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
+    let (paper, foreign) = ink_counts(ink, &quad.scaled(1.0 - RIM), group);
     (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
 }
 
@@ -575,7 +576,7 @@ fn blank_between(above_mean: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool 
 /// cost most of a frame with no card (383 of its 424 fits; BENCHMARKS.md,
 /// session 34). Nearly, not strictly, the same test: a refined side may
 /// turn the fitted card off the smallest one's corners.
-fn ink_crowds(above_mean: &GrayImage, group: &[Symbol]) -> bool {
+fn ink_crowds(ink: &GrayImage, group: &[Symbol]) -> bool {
     let frame = Frame::of(group);
     let (low, high) = (
         HALF_WIDTH_OVER_SYMBOL.0 / ALIKE_SLACK,
@@ -587,7 +588,7 @@ fn ink_crowds(above_mean: &GrayImage, group: &[Symbol]) -> bool {
     let Some(smallest) = quad_of(&rectangle(frame.centre, frame.u, frame.v, a, b)) else {
         return false;
     };
-    let (_, foreign) = ink_counts(above_mean, &smallest.scaled(1.0 - RIM), group);
+    let (_, foreign) = ink_counts(ink, &smallest.scaled(1.0 - RIM), group);
     let a_most = high * frame.half_length + MOST_REFINED_MOVE;
     let b_most = ASPECT_SLACK.1 * CARD_ASPECT * a_most + MOST_REFINED_MOVE;
     foreign as f32 > MAX_FOREIGN_INK * 4.0 * a_most * b_most
@@ -595,7 +596,7 @@ fn ink_crowds(above_mean: &GrayImage, group: &[Symbol]) -> bool {
 
 /// The pixels of `inner` (a card's paper) outside `group`'s symbols, and
 /// how many of them are ink.
-fn ink_counts(above_mean: &GrayImage, inner: &Quad, group: &[Symbol]) -> (usize, usize) {
+fn ink_counts(ink: &GrayImage, inner: &Quad, group: &[Symbol]) -> (usize, usize) {
     let in_symbol = |p: Point2| {
         group.iter().any(|s| {
             let d = sub(p, s.centre);
@@ -611,14 +612,14 @@ fn ink_counts(above_mean: &GrayImage, inner: &Quad, group: &[Symbol]) -> (usize,
         low..=high
     };
     let (mut paper, mut foreign) = (0usize, 0usize);
-    for y in span(ys, above_mean.height()) {
-        for x in span(xs, above_mean.width()) {
+    for y in span(ys, ink.height()) {
+        for x in span(xs, ink.width()) {
             let p = [x as f32 + 0.5, y as f32 + 0.5];
             if !inner.contains(p) || in_symbol(p) {
                 continue;
             }
             paper += 1;
-            if above_mean.get_pixel(x, y)[0] < MIDDLE - INK_DEPTH {
+            if ink.get_pixel(x, y)[0] < MIDDLE - INK_DEPTH {
                 foreign += 1;
             }
         }

@@ -113,9 +113,9 @@ const MOST_OFF_PAPER: f32 = 0.2;
 /// The ink blobs shaped like a symbol, ink being `depth` levels of
 /// whiteness below the local mean or more.
 pub(super) fn symbols(image: &RgbImage, above_mean: &GrayImage, depth: u8) -> Vec<Symbol> {
-    let ink = GrayImage::from_fn(above_mean.width(), above_mean.height(), |x, y| {
-        image::Luma([255 - above_mean.get_pixel(x, y)[0]])
-    });
+    let inverted = above_mean.as_raw().iter().map(|&v| 255 - v).collect();
+    let ink = GrayImage::from_raw(above_mean.width(), above_mean.height(), inverted)
+        .unwrap_or_else(|| unreachable!("one byte a pixel"));
     let (width, height) = (ink.width() as i32, ink.height() as i32);
     let longest = MAX_SYMBOL_SHARE * width.max(height) as f32;
     outer_contours_above(&ink, 255 - MIDDLE + depth)
