@@ -2,10 +2,12 @@
 //! detector might cut them: each card's upright bounding box grown by
 //! MARGIN of its size on every side (parts of its neighbours in view), named
 //! as `snapsolve set card` names a picture (`name_card_picture`):
-//! `chips [MARGIN] [FIRST] [COUNT] [OUT_DIR]` (default 0.2, 400, 12). With
-//! `OUT_DIR`, every chip named wrong is saved there, named by its condition,
-//! table, true card and reading. Session 32 measured with it
-//! (docs/evaluation.md).
+//! `chips [MARGIN] [FIRST] [COUNT] [OUT_DIR] [CONDITION...]` (default 0.2,
+//! 400, 12, none, the six conditions below). With `OUT_DIR` (`-` for none),
+//! every chip named wrong is saved there, named by its condition, table,
+//! true card and reading. `photographed-cards` gives chips of real cards
+//! (faces cut from the shared table photos) under the stress suite's light.
+//! Sessions 32 and 43 measured with it (docs/evaluation.md).
 
 use snapsolve::set_photo::stress::{Condition, chip};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name, name_card_picture};
@@ -25,9 +27,23 @@ fn main() {
     let margin: f32 = arg(1).and_then(|s| s.parse().ok()).unwrap_or(0.2);
     let first: usize = arg(2).and_then(|s| s.parse().ok()).unwrap_or(400);
     let count: usize = arg(3).and_then(|s| s.parse().ok()).unwrap_or(12);
-    let out = arg(4);
+    let out = arg(4).filter(|dir| dir != "-");
+    let named: Vec<Condition> = std::env::args()
+        .skip(5)
+        .map(|name| {
+            Condition::by_name(&name).unwrap_or_else(|| {
+                eprintln!("chips: no stress condition is called {name}");
+                std::process::exit(2)
+            })
+        })
+        .collect();
+    let conditions = if named.is_empty() {
+        CONDITIONS.to_vec()
+    } else {
+        named
+    };
     let classifier = classifier_by_name(DEFAULT_CLASSIFIER).expect("the default classifier exists");
-    for condition in CONDITIONS {
+    for condition in conditions {
         let (mut chips, mut right) = (0, 0);
         for index in first..first + count {
             let table = render_table(&condition.spec(index));

@@ -68,6 +68,10 @@ pub struct CardStyle {
     pub texture_period: f32,
     /// Stripe width (or dot radius) as a fraction of the period.
     pub texture_weight: f32,
+    /// How strongly the stripes or dots are inked: 1 as printed; less for a
+    /// worn print, or a card so far or washed out that its stripes are only
+    /// a pale tint inside the outline.
+    pub texture_strength: f32,
     /// Corner radius as a fraction of the card width.
     pub corner_radius: f32,
     /// Seed of the stipple pattern.
@@ -104,6 +108,7 @@ impl CardStyle {
             outline: 0.022,
             texture_period: period,
             texture_weight: weight,
+            texture_strength: 1.0,
             corner_radius: 0.07,
             texture_seed: 1,
             squiggle_wave: 1.0,
@@ -139,6 +144,7 @@ impl CardStyle {
             outline,
             texture_period,
             texture_weight,
+            texture_strength: nominal.texture_strength,
             corner_radius,
             texture_seed: rng.random(),
             squiggle_wave,

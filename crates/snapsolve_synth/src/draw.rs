@@ -82,9 +82,13 @@ fn draw_symbol(
                 Edition::AltRectDotted => dots(bounds, style, w),
             };
             if let Some(texture) = texture {
+                let mut texture_paint = ink_paint.clone();
+                texture_paint
+                    .shader
+                    .apply_opacity(style.texture_strength.clamp(0.0, 1.0));
                 pixmap.fill_path(
                     &texture,
-                    &ink_paint,
+                    &texture_paint,
                     FillRule::Winding,
                     Transform::identity(),
                     Some(&mask),
@@ -283,6 +287,30 @@ mod tests {
         assert!(
             three > striped && striped > open,
             "{three} {striped} {open}"
+        );
+    }
+
+    #[test]
+    fn a_faded_texture_is_a_paler_tint_inside_the_same_outline() {
+        // Mean red-minus-green of the middle symbol's inside: the ink's tint.
+        let tint = |strength: f32| {
+            let mut style = CardStyle::nominal(Edition::Standard);
+            style.texture_strength = strength;
+            let img = render_card("1-red-striped-oval".parse().unwrap(), &style, 200);
+            let (cx, cy) = (img.width() / 2, img.height() / 2);
+            let inside: Vec<f32> = (cx - 30..cx + 30)
+                .map(|x| {
+                    let p = img.get_pixel(x, cy).0;
+                    f32::from(p[0]) - f32::from(p[1])
+                })
+                .collect();
+            inside.iter().sum::<f32>() / inside.len() as f32
+        };
+        let (printed, faded, none) = (tint(1.0), tint(0.3), tint(0.0));
+        assert!(none.abs() < 3.0, "{none}");
+        assert!(
+            faded > 3.0 && faded < 0.5 * printed,
+            "{printed} {faded} {none}"
         );
     }
 

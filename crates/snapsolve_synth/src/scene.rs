@@ -24,6 +24,11 @@ pub const CROP_SHADOW_SHARE: f64 = 0.4;
 
 /// Share of rendered crops cut 3-12% larger than the card all round.
 pub const LOOSE_CROP_SHARE: f64 = 0.25;
+/// How strongly a faded crop's stripes or dots are inked (see
+/// [`render_crop_on`]): real cards far away, washed out or worn show their
+/// stripes as a tint a tenth as deep as the outline or less, where the
+/// printed pattern shrunk down gives a third.
+pub const FADED_TEXTURE_STRENGTH: std::ops::Range<f32> = 0.15..0.7;
 
 /// Renders `card` the way a detector hands it to a classifier: drawn, laid on
 /// a background with a random tilt, in [`CROP_SHADOW_SHARE`] of the crops
@@ -37,22 +42,29 @@ pub fn render_crop(
     height: u32,
     rng: &mut StdRng,
 ) -> RgbImage {
-    render_crop_on(card, edition, width, height, None, rng)
+    render_crop_on(card, edition, width, height, None, 0.0, rng)
 }
 
 /// [`render_crop`] with the card laid on `backdrop` (a random window of it,
 /// 30-100% of its shorter side, scaled to the scene) where one is given, on
 /// a random procedural surface otherwise (drawing the same random numbers as
-/// [`render_crop`] then).
+/// [`render_crop`] then); with a chance of `faded_stripes` (0 to 1) its
+/// stripes or dots are inked at only [`FADED_TEXTURE_STRENGTH`] of the
+/// print. At 0 nothing is drawn for it: the crops are those rendered
+/// before it existed.
 pub fn render_crop_on(
     card: Card,
     edition: Edition,
     width: u32,
     height: u32,
     backdrop: Option<&RgbImage>,
+    faded_stripes: f64,
     rng: &mut StdRng,
 ) -> RgbImage {
-    let style = CardStyle::random(edition, rng);
+    let mut style = CardStyle::random(edition, rng);
+    if faded_stripes > 0.0 && rng.random_bool(faded_stripes.min(1.0)) {
+        style.texture_strength = rng.random_range(FADED_TEXTURE_STRENGTH);
+    }
     let card_w = width as f32 * rng.random_range(0.75..1.5);
     let card_h = card_w * CARD_ASPECT;
     let drawn = render_card(card, &style, card_w.round() as u32);

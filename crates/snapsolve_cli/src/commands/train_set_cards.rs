@@ -45,6 +45,10 @@ pub struct SetCardsArgs {
     /// (default 0: 0.3 read the photos as the committed weights do, docs/evaluation.md)
     #[arg(long, value_name = "SHARE", value_parser = share)]
     real_backdrops: Option<f64>,
+    /// Share of rendered cards whose stripes are printed faintly, as on worn cards or
+    /// cards far away, 0 to 1 (default 0: 0.3 named real cards no better, docs/evaluation.md)
+    #[arg(long, value_name = "SHARE", value_parser = share)]
+    faded_stripes: Option<f64>,
     /// Random seed.
     #[arg(long)]
     seed: Option<u64>,
@@ -76,6 +80,7 @@ pub fn run(args: SetCardsArgs) -> CliResult {
     spec.tables = args.tables.unwrap_or(spec.tables);
     spec.clutter_tables = args.clutter_tables.unwrap_or(spec.clutter_tables);
     spec.real_backdrops = args.real_backdrops.unwrap_or(spec.real_backdrops);
+    spec.faded_stripes = args.faded_stripes.unwrap_or(spec.faded_stripes);
     spec.seed = args.seed.unwrap_or(spec.seed);
     let mut bar = StageBar::new();
     let report = train_set_cards(&spec, &mut |p| match p {
