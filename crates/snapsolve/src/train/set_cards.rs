@@ -75,8 +75,9 @@ pub struct SetCardsTraining {
     /// Share of the rendered card crops whose stripes (or dots) are inked
     /// faintly (`snapsolve_synth::render_crop_on`). 0 in the committed
     /// recipe: 0.3 named the real cards of the photographed-cards stress
-    /// condition no better than the recipe re-run without it, the moving-phone
-    /// condition worse (docs/evaluation.md, session 43).
+    /// condition no better than the recipe re-run without it, overexposed
+    /// tables better, moving-phone tables and a steep CI table worse
+    /// (docs/evaluation.md, session 43).
     pub faded_stripes: f64,
     /// Seed of every random choice.
     pub seed: u64,
