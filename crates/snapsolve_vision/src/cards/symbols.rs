@@ -134,13 +134,10 @@ pub(super) fn cards_from_symbols(
     let against_paper = symbols(image, above_paper, INK_DEPTH);
     // A blob found both ways is one symbol, cut as against the mean.
     let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
-    let mut found = against_mean.clone();
-    let more: Vec<Symbol> = against_paper
+    let more = against_paper
         .iter()
-        .filter(|s| paper_only(s) && s.on_paper(above_paper, INK_DEPTH, &against_paper))
-        .copied()
-        .collect();
-    found.extend(more);
+        .filter(|s| paper_only(s) && s.on_paper(above_paper, INK_DEPTH, &against_paper));
+    let found: Vec<Symbol> = against_mean.iter().chain(more).copied().collect();
     let groups: Vec<Group> = groups(&found)
         .into_iter()
         .map(|symbols| {
