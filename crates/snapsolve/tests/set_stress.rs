@@ -227,6 +227,22 @@ fn a_steep_tables_near_row_is_found() {
     assert!(score.named >= 11, "{} of 12 cards named", score.named);
 }
 
+/// A lone real card (a face cut from a shared table photo) on a pale blue
+/// desk: its top striped diamond runs into the card's shadowed edge and is
+/// no symbol-shaped blob, so its ink made the card laid around the other
+/// two look crowded, and nothing was read. The stack's missing symbol is
+/// now looked for a pitch beyond the found ones (session 44).
+#[test]
+fn a_lone_card_whose_symbol_runs_into_its_edge_is_read() {
+    let condition = Condition::PhotographedCards;
+    if let Some(why) = condition.missing_input() {
+        skip_unless_ci("a_lone_card_whose_symbol_runs_into_its_edge_is_read", &why);
+        return;
+    }
+    let score = read_one(condition, 618);
+    assert_eq!((score.right, score.false_cards), (1, 0), "{score:?}");
+}
+
 /// Card-free tables where faint ink once passed for a lone card's symbols:
 /// a patch of a checked cloth read 0.99 a card (session 25; a card must now
 /// still read as one when nudged a card's 6% every way).

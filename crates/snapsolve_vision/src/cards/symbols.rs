@@ -25,6 +25,7 @@
 
 mod blobs;
 mod sides;
+mod stack;
 
 use image::{GrayImage, RgbImage};
 
@@ -47,7 +48,7 @@ const HALF_WIDTH_OVER_SYMBOL: (f32, f32) = (1.25, 2.0);
 /// Share of a card's width, at its rim, where ink need not be its own.
 const RIM: f32 = 0.05;
 /// Pixels around a symbol's box that still count as its ink.
-const SYMBOL_MARGIN: f32 = 2.0;
+pub(super) const SYMBOL_MARGIN: f32 = 2.0;
 /// Largest share of a card's paper (rim and symbols left out) that may be
 /// ink of something else.
 const MAX_FOREIGN_INK: f32 = 0.003;
@@ -286,40 +287,90 @@ fn cards_of_groups_in(colours: &impl ColourAt, groups: Vec<Group>) -> SymbolCard
         .iter()
         .map(|group| ink_crowds(group.ink, &group.symbols))
         .collect();
+    // `Err(true)` where other ink on the card refused it.
+    let fit_group = |symbols: &[Symbol], ink: &GrayImage, crowded: bool, range: (f32, f32)| {
+        if crowded {
+            return Err(true);
+        }
+        let (quad, ratio) = fit_card(colours, symbols, range).ok_or(false)?;
+        if !blank_between(ink, &quad, symbols) {
+            return Err(true);
+        }
+        Ok(Fit {
+            quad,
+            ratio,
+            centre: Frame::of(symbols).centre,
+        })
+    };
+    // A group whose card holds other ink is tried again with the symbols its
+    // stack lacks, where their places hold ink ([`stack`]); one whose sides
+    // do not show is not (on a cluttered frame with no card, the second
+    // fits of those cost a fifth of the frame).
     let fit = |k: usize, range: (f32, f32)| {
         let Group { symbols, ink } = &groups[k];
-        if crowded[k] {
-            return None;
+        match fit_group(symbols, ink, crowded[k], range) {
+            Ok(fitted) => Some(fitted),
+            Err(false) => None,
+            Err(true) => {
+                let whole = stack::completed(ink, symbols)?;
+                let r = fit_group(&whole, ink, ink_crowds(ink, &whole), range);
+                if std::env::var("DBG_FIND").is_ok() {
+                    eprintln!(
+                        "completed hl {} {} -> {} crowded {} result {:?}",
+                        symbols[0].half_length,
+                        symbols.len(),
+                        whole.len(),
+                        ink_crowds(ink, &whole),
+                        r.as_ref().map(|f| f.quad.centre())
+                    );
+                }
+                r.ok()
+            }
         }
-        fit_card(colours, symbols, range).filter(|(quad, _)| blank_between(ink, quad, symbols))
     };
-    let first: Vec<Option<(Quad, f32)>> = (0..groups.len())
+    let first: Vec<Option<Fit>> = (0..groups.len())
         .map(|k| fit(k, HALF_WIDTH_OVER_SYMBOL))
         .collect();
-    let ratios: Vec<f32> = first.iter().flatten().map(|(_, ratio)| *ratio).collect();
-    let fits = if let Some(range) = alike_range(ratios) {
+    let ratios: Vec<f32> = first.iter().flatten().map(|fitted| fitted.ratio).collect();
+    let fits: Vec<Option<Fit>> = if let Some(range) = alike_range(ratios) {
         let alike = |ratio: f32| (range.0..=range.1).contains(&ratio);
         first
             .into_iter()
             .enumerate()
             .map(|(k, fitted)| match fitted {
-                Some((_, ratio)) if alike(ratio) => fitted,
+                Some(Fit { ratio, .. }) if alike(ratio) => fitted,
                 _ => fit(k, range),
             })
             .collect()
     } else {
         first
     };
+    // The middle of a completed stack is its card's, not that of the
+    // symbols found.
+    let centres = groups
+        .iter()
+        .zip(&fits)
+        .map(|(group, fitted)| {
+            fitted
+                .as_ref()
+                .map_or_else(|| Frame::of(&group.symbols).centre, |f| f.centre)
+        })
+        .collect();
     let cards = fits
         .into_iter()
         .flatten()
-        .map(|(quad, _)| Found::whole(quad))
-        .collect();
-    let centres = groups
-        .iter()
-        .map(|group| Frame::of(&group.symbols).centre)
+        .map(|fitted| Found::whole(fitted.quad))
         .collect();
     SymbolCards { cards, centres }
+}
+
+/// A card laid around a group of symbols: its outline, its half width over
+/// the symbols' half length, and the middle of the symbols it was laid
+/// around.
+struct Fit {
+    quad: Quad,
+    ratio: f32,
+    centre: Point2,
 }
 
 /// The range of half width over symbol length that the cards fitted first
@@ -594,13 +645,7 @@ fn ink_crowds(ink: &GrayImage, group: &[Symbol]) -> bool {
 /// The pixels of `inner` (a card's paper) outside `group`'s symbols, and
 /// how many of them are ink.
 fn ink_counts(ink: &GrayImage, inner: &Quad, group: &[Symbol]) -> (usize, usize) {
-    let in_symbol = |p: Point2| {
-        group.iter().any(|s| {
-            let d = sub(p, s.centre);
-            dot(d, s.axis).abs() <= s.half_length + SYMBOL_MARGIN
-                && dot(d, across(s.axis)).abs() <= s.half_thickness + SYMBOL_MARGIN
-        })
-    };
+    let in_symbol = |p: Point2| group.iter().any(|s| s.covers_within(p, SYMBOL_MARGIN));
     let xs = inner.corners.map(|p| p[0]);
     let ys = inner.corners.map(|p| p[1]);
     let span = |v: [f32; 4], limit: u32| {

@@ -97,9 +97,14 @@ impl Symbol {
 
     /// Whether `p` lies within the symbol's extent (its box along its axes).
     fn covers(&self, p: Point2) -> bool {
+        self.covers_within(p, 0.0)
+    }
+
+    /// Whether `p` lies within the symbol's box grown by `margin` pixels.
+    pub(super) fn covers_within(&self, p: Point2, margin: f32) -> bool {
         let d = sub(p, self.centre);
-        dot(d, self.axis).abs() <= self.half_length
-            && dot(d, across(self.axis)).abs() <= self.half_thickness
+        dot(d, self.axis).abs() <= self.half_length + margin
+            && dot(d, across(self.axis)).abs() <= self.half_thickness + margin
     }
 }
 
