@@ -287,14 +287,13 @@ fn cards_of_groups_in(colours: &impl ColourAt, groups: Vec<Group>) -> SymbolCard
         .iter()
         .map(|group| ink_crowds(group.ink, &group.symbols))
         .collect();
-    // `Err(true)` where other ink on the card refused it.
     let fit_group = |symbols: &[Symbol], ink: &GrayImage, crowded: bool, range: (f32, f32)| {
         if crowded {
-            return Err(true);
+            return Err(Refused::OtherInk);
         }
-        let (quad, ratio) = fit_card(colours, symbols, range).ok_or(false)?;
+        let (quad, ratio) = fit_card(colours, symbols, range).ok_or(Refused::NoSides)?;
         if !blank_between(ink, &quad, symbols) {
-            return Err(true);
+            return Err(Refused::OtherInk);
         }
         Ok(Fit {
             quad,
@@ -310,21 +309,10 @@ fn cards_of_groups_in(colours: &impl ColourAt, groups: Vec<Group>) -> SymbolCard
         let Group { symbols, ink } = &groups[k];
         match fit_group(symbols, ink, crowded[k], range) {
             Ok(fitted) => Some(fitted),
-            Err(false) => None,
-            Err(true) => {
+            Err(Refused::NoSides) => None,
+            Err(Refused::OtherInk) => {
                 let whole = stack::completed(ink, symbols)?;
-                let r = fit_group(&whole, ink, ink_crowds(ink, &whole), range);
-                if std::env::var("DBG_FIND").is_ok() {
-                    eprintln!(
-                        "completed hl {} {} -> {} crowded {} result {:?}",
-                        symbols[0].half_length,
-                        symbols.len(),
-                        whole.len(),
-                        ink_crowds(ink, &whole),
-                        r.as_ref().map(|f| f.quad.centre())
-                    );
-                }
-                r.ok()
+                fit_group(&whole, ink, ink_crowds(ink, &whole), range).ok()
             }
         }
     };
@@ -362,6 +350,14 @@ fn cards_of_groups_in(colours: &impl ColourAt, groups: Vec<Group>) -> SymbolCard
         .map(|fitted| Found::whole(fitted.quad))
         .collect();
     SymbolCards { cards, centres }
+}
+
+/// Why no card was laid around a group of symbols.
+enum Refused {
+    /// No two sides meeting at a corner show.
+    NoSides,
+    /// The card's paper holds ink other than its symbols'.
+    OtherInk,
 }
 
 /// A card laid around a group of symbols: its outline, its half width over
