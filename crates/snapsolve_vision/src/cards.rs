@@ -750,15 +750,29 @@ impl CardFinder {
     }
 }
 
-/// The typical card of the pass with the most cards of one size (the
-/// earliest of equals): where cards touch, a pass may find one card and a
-/// block of cards that passes for a large card.
+/// The typical card of the pass with the most cards of one size: where
+/// cards touch, a pass may find one card and a block of cards that passes
+/// for a large card. Of equals, the size most passes agree on (within
+/// [`SIZES_APART`]), then the earliest: a lone card merged at one level
+/// with something as pale beside it is found alone at the others
+/// (photographed-cards table 718: a card and the glow of a lamp behind it
+/// at one level, the card alone at three).
 fn most_supported(passes: &[Vec<Found>]) -> Option<Typical> {
-    passes
+    let typicals: Vec<Typical> = passes
         .iter()
         .filter_map(|found| Typical::of(found))
+        .collect();
+    let agreeing = |t: &Typical| {
+        typicals
+            .iter()
+            .filter(|o| o.area.max(t.area) <= SIZES_APART * o.area.min(t.area))
+            .count()
+    };
+    typicals
+        .iter()
         .rev()
-        .max_by_key(|typical| typical.support)
+        .max_by_key(|t| (t.support, agreeing(t)))
+        .cloned()
 }
 
 /// Up to `most` typical cards of the passes, each larger than `chosen` and
@@ -1118,6 +1132,41 @@ mod tests {
         let (m, p) = (mean.get_pixel(60, 45).0[0], paper.get_pixel(60, 45).0[0]);
         assert!((120..=140).contains(&m), "{m}");
         assert!((215..=220).contains(&p), "{p}");
+    }
+
+    #[test]
+    fn of_passes_with_one_card_each_the_size_most_of_them_see_is_typical() {
+        let card = |width: f32| {
+            Found::whole(Quad {
+                corners: [
+                    [0.0, 0.0],
+                    [width, 0.0],
+                    [width, 1.56 * width],
+                    [0.0, 1.56 * width],
+                ],
+            })
+        };
+        // The first pass sees the card merged with a glow beside it (twice
+        // its size and more), the next two the card alone.
+        let passes = vec![vec![card(150.0)], vec![card(100.0)], vec![card(104.0)]];
+        let typical = most_supported(&passes).expect("a typical card");
+        assert!(
+            (typical.area - 100.0 * 156.0).abs() < 1.0,
+            "{}",
+            typical.area
+        );
+        // More cards of one size still win over agreement.
+        let passes = vec![
+            vec![card(150.0), card(150.0)],
+            vec![card(100.0)],
+            vec![card(104.0)],
+        ];
+        let typical = most_supported(&passes).expect("a typical card");
+        assert!(
+            (typical.area - 150.0 * 234.0).abs() < 1.0,
+            "{}",
+            typical.area
+        );
     }
 
     #[test]

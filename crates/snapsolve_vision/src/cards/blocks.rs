@@ -43,13 +43,20 @@ const BLANK_SHARE: f32 = 0.75;
 const MARGIN_INK: f32 = 0.1;
 /// Opposite sides of a block differ at most this much (perspective, not a trapezoid of clutter).
 const MIN_OPPOSITE_RATIO: f32 = 0.7;
+/// Most of a block's outline that may run along the picture's edge. A desk
+/// paler than the ink of a lone card's symbols is one blob that fills the
+/// frame, and cut into a lattice it passes for a block of cards whose cells
+/// then crowd out the lone card ("a card alone in a crowd", photographed-cards
+/// table 702); a block of real cards cut off by the frame gives partial cards,
+/// read by the other passes.
+const MOST_ON_PICTURE_EDGE: f32 = 0.1;
 
 /// The cells of every block of touching cards in the mask of `grey` above
 /// `level`, measured against the typical card where each block lies.
 pub(super) fn cells_of_blocks(grey: &GrayImage, level: u8, typical: &Typical) -> Vec<Quad> {
     let mut cells = Vec::new();
     for outline in outer_contours_above(grey, level) {
-        if outline.len() < 40 {
+        if outline.len() < 40 || share_on_edge(grey, &outline) > MOST_ON_PICTURE_EDGE {
             continue;
         }
         let area = imageproc::geometry::contour_area(&outline) as f32;
@@ -69,6 +76,16 @@ pub(super) fn cells_of_blocks(grey: &GrayImage, level: u8, typical: &Typical) ->
         }
     }
     cells
+}
+
+/// The share of `outline`'s points that lie on the edge of `grey`.
+fn share_on_edge(grey: &GrayImage, outline: &[imageproc::point::Point<i32>]) -> f32 {
+    let (right, bottom) = (grey.width() as i32 - 2, grey.height() as i32 - 2);
+    let on_edge = outline
+        .iter()
+        .filter(|p| p.x <= 1 || p.y <= 1 || p.x >= right || p.y >= bottom)
+        .count();
+    on_edge as f32 / outline.len().max(1) as f32
 }
 
 /// `block` cut into cards, or nothing when its sides are no whole numbers
@@ -245,5 +262,14 @@ mod tests {
         let typical = Typical::of(&[Found::whole(rectangle(20.0, 31.2))]).expect("a typical card");
         let cells = cells_of_blocks(&grey, 128, &typical);
         assert_eq!(cells.len(), 6, "{cells:?}");
+    }
+
+    #[test]
+    fn a_desk_filling_the_frame_is_no_block_of_cards() {
+        // The same three by two cards' worth of paper, but reaching the
+        // picture's edges all round: a pale desk, not a block of cards.
+        let grey = GrayImage::from_pixel(62, 64, Luma([220]));
+        let typical = Typical::of(&[Found::whole(rectangle(20.0, 31.2))]).expect("a typical card");
+        assert!(cells_of_blocks(&grey, 128, &typical).is_empty());
     }
 }

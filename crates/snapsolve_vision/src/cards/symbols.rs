@@ -20,7 +20,8 @@
 //! inks are red, green, purple), thin strokes (a 1), chains of more than
 //! three, a card with only two facing sides showing (the lines either side
 //! of a digit), and a card whose paper holds other ink (grid lines, another
-//! digit). What is still taken for a card there is the card network's to
+//! digit). Blobs greyer than a SET ink but not grey (a faded purple) count
+//! only stacked two or three as on a card. What is still taken for a card there is the card network's to
 //! reject.
 
 mod blobs;
@@ -32,7 +33,7 @@ use image::{GrayImage, RgbImage};
 use super::typical::Found;
 use super::{CARD_ASPECT, LOCAL_MEAN_MIDDLE as MIDDLE};
 use crate::quad::{Point2, Quad, sub};
-use blobs::{Symbol, groups, symbols};
+use blobs::{Symbol, groups, shaped_blobs, stacks, symbols};
 use sides::{
     Bilinear, ColourAt, Colours, MOST_REFINED_MOVE, STEP_REACH, Side, distances, mirrored,
     pair_profile, placed_by_aspect, quad_of, rectangle, refine, side_step, sides_of,
@@ -126,30 +127,55 @@ pub(super) struct SymbolCards {
 /// others are judged as before: against the paper, the shadows on a white
 /// desk seen steeply take cards out (steep-angle table 451: 11 of 12 named,
 /// 6 so).
+///
+/// Blobs of a washed-out ink (`ShapedBlobs::greyish`), found both ways
+/// alike, are grouped among themselves, and only their stacks of two or
+/// three, where no coloured symbol lies, are laid cards around.
 pub(super) fn cards_from_symbols(
     image: &RgbImage,
     above_mean: &GrayImage,
     above_paper: &GrayImage,
 ) -> SymbolCards {
-    let against_mean = symbols(image, above_mean, INK_DEPTH);
-    let against_paper = symbols(image, above_paper, INK_DEPTH);
+    let mean = shaped_blobs(image, above_mean, INK_DEPTH);
+    let paper = shaped_blobs(image, above_paper, INK_DEPTH);
     // A blob found both ways is one symbol, cut as against the mean.
-    let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
-    let more = against_paper
-        .iter()
-        .filter(|s| paper_only(s) && s.on_paper(above_paper, INK_DEPTH, &against_paper));
-    let found: Vec<Symbol> = against_mean.iter().chain(more).copied().collect();
-    let groups: Vec<Group> = groups(&found)
+    let both_ways = |against_mean: &[Symbol], against_paper: &[Symbol]| -> Vec<(Symbol, bool)> {
+        let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
+        let more = against_paper
+            .iter()
+            .filter(|s| paper_only(s) && s.on_paper(above_paper, INK_DEPTH, against_paper))
+            .map(|s| (*s, true));
+        against_mean
+            .iter()
+            .map(|s| (*s, false))
+            .chain(more)
+            .collect()
+    };
+    let coloured = both_ways(&mean.coloured, &paper.coloured);
+    let greyish = both_ways(&mean.greyish, &paper.greyish);
+    let group = |symbols: Vec<Symbol>, of: &[(Symbol, bool)]| {
+        let paper_only = |s: &Symbol| of.iter().any(|(f, only)| *only && f.overlaps(s));
+        let ink = if symbols.iter().any(paper_only) {
+            above_paper
+        } else {
+            above_mean
+        };
+        Group { symbols, ink }
+    };
+    let found: Vec<Symbol> = coloured.iter().map(|(s, _)| *s).collect();
+    let mut groups: Vec<Group> = groups(&found)
         .into_iter()
-        .map(|symbols| {
-            let ink = if symbols.iter().any(paper_only) {
-                above_paper
-            } else {
-                above_mean
-            };
-            Group { symbols, ink }
-        })
+        .map(|symbols| group(symbols, &coloured))
         .collect();
+    // Stacks of washed-out symbols, where no coloured symbol lies.
+    let apart = |stack: &Vec<Symbol>| !stack.iter().any(|s| found.iter().any(|f| f.overlaps(s)));
+    let greyish_found: Vec<Symbol> = greyish.iter().map(|(s, _)| *s).collect();
+    groups.extend(
+        stacks(&greyish_found)
+            .into_iter()
+            .filter(apart)
+            .map(|symbols| group(symbols, &greyish)),
+    );
     cards_of_groups(image, groups)
 }
 
@@ -607,7 +633,10 @@ fn place_hidden_sides(sides: &mut [Side; 4], shows: [bool; 4], centre: Point2) {
 /// sudoku cell passes for a symbol, but the card laid around it takes in
 /// grid lines and other digits), ink read from `ink` (whiteness over a
 /// level, centred on 128). The card's rim is left out: shadows and a
-/// neighbour's edge may lie on it.
+/// neighbour's edge may lie on it. (Not a wider band along a side whose
+/// ink runs along it, as a photographed card's shaded edge does: the grid
+/// lines by a sudoku cell's sides do too, and two cells of 520 sudoku
+/// photos were then read as cards; docs/evaluation.md, session 45.)
 fn blank_between(ink: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
     let (paper, foreign) = ink_counts(ink, &quad.scaled(1.0 - RIM), group);
     (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
@@ -991,6 +1020,24 @@ mod tests {
         };
         assert!(!oval(false));
         assert!(oval(true));
+    }
+
+    #[test]
+    fn a_card_of_two_washed_out_symbols_is_found_but_grey_print_is_not() {
+        // A white card on a dark table with two stacked ovals: of a faded
+        // purple (channels 12 levels apart: greyer than a SET ink), then grey.
+        let card = |ink: [u8; 3], middles: &[i32]| {
+            let mut table = RgbImage::from_pixel(300, 300, Rgb([60, 60, 70]));
+            rect(&mut table, 100, 70, 100, 156, [240, 240, 238]);
+            for &y in middles {
+                draw_filled_ellipse_mut(&mut table, (150, y), 30, 14, Rgb(ink));
+            }
+            cards_in(&table).len()
+        };
+        assert_eq!(card([108, 100, 112], &[128, 168]), 1);
+        assert_eq!(card([100, 100, 100], &[128, 168]), 0);
+        // One such symbol alone is too like a blot of print.
+        assert_eq!(card([108, 100, 112], &[148]), 0);
     }
 
     #[test]

@@ -25,6 +25,11 @@ const MIN_SYMBOL_FILL: f32 = 0.4;
 /// outline spreads its channels by at least this many levels (black print,
 /// pencil and grey pen do not).
 const MIN_CHROMA: f32 = 15.0;
+/// A washed-out ink (a faded purple under cold light) spreads them less:
+/// greyer blobs down to this spread are symbols where two or three are
+/// stacked as on a card ([`stacks`]); a lone one is too like print.
+/// (Photographed-cards tables 462 and 674: purple symbols of 6-8 and 12-15.)
+const MIN_STACK_CHROMA: f32 = 6.0;
 /// Symbols of one card: lengths within this ratio, axes within this angle
 /// (radians), centres apart along the card by this range of symbol lengths
 /// (the standard deck 0.64, the second edition 0.57, give or take a print)
@@ -118,32 +123,54 @@ const MOST_OFF_PAPER: f32 = 0.2;
 /// The ink blobs shaped like a symbol, ink being `depth` levels of
 /// whiteness below the local mean or more.
 pub(super) fn symbols(image: &RgbImage, above_mean: &GrayImage, depth: u8) -> Vec<Symbol> {
+    shaped_blobs(image, above_mean, depth).coloured
+}
+
+/// The blobs shaped like a symbol, parted by the colour of their outline.
+pub(super) struct ShapedBlobs {
+    /// In a SET ink's colour ([`MIN_CHROMA`]): symbols.
+    pub coloured: Vec<Symbol>,
+    /// Greyer, but not grey ([`MIN_STACK_CHROMA`]): symbols only where two
+    /// or three lie stacked as on a card (see [`stacks`]).
+    pub greyish: Vec<Symbol>,
+}
+
+/// [`symbols`], and the greyish blobs shaped like them.
+pub(super) fn shaped_blobs(image: &RgbImage, above_mean: &GrayImage, depth: u8) -> ShapedBlobs {
     let inverted = above_mean.as_raw().iter().map(|&v| 255 - v).collect();
     let ink = GrayImage::from_raw(above_mean.width(), above_mean.height(), inverted)
         .unwrap_or_else(|| unreachable!("one byte a pixel"));
     let (width, height) = (ink.width() as i32, ink.height() as i32);
     let longest = MAX_SYMBOL_SHARE * width.max(height) as f32;
-    outer_contours_above(&ink, 255 - MIDDLE + depth)
-        .iter()
-        .filter(|points| points.len() >= 8)
-        .filter(|points| {
-            // Not cut by the picture's edge.
-            let inside = |p: &Point<i32>| p.x > 0 && p.y > 0 && p.x < width - 1 && p.y < height - 1;
-            points.iter().all(inside)
-        })
-        .filter_map(|points| {
-            let symbol = measure(points);
-            let length = 2.0 * symbol.half_length;
-            let elongation = symbol.half_length / symbol.half_thickness.max(0.5);
-            let fill = contour_area(points) as f32
-                / (4.0 * symbol.half_length * symbol.half_thickness).max(1.0);
-            let shaped = (MIN_SYMBOL_LENGTH..=longest).contains(&length)
-                && chroma(image, points) >= MIN_CHROMA
-                && (ELONGATION.0..=ELONGATION.1).contains(&elongation)
-                && fill >= MIN_SYMBOL_FILL;
-            shaped.then_some(symbol)
-        })
-        .collect()
+    let mut blobs = ShapedBlobs {
+        coloured: Vec::new(),
+        greyish: Vec::new(),
+    };
+    for points in outer_contours_above(&ink, 255 - MIDDLE + depth) {
+        // Not cut by the picture's edge.
+        let inside = |p: &Point<i32>| p.x > 0 && p.y > 0 && p.x < width - 1 && p.y < height - 1;
+        if points.len() < 8 || !points.iter().all(inside) {
+            continue;
+        }
+        let symbol = measure(&points);
+        let length = 2.0 * symbol.half_length;
+        let elongation = symbol.half_length / symbol.half_thickness.max(0.5);
+        let fill = contour_area(&points) as f32
+            / (4.0 * symbol.half_length * symbol.half_thickness).max(1.0);
+        let shaped = (MIN_SYMBOL_LENGTH..=longest).contains(&length)
+            && (ELONGATION.0..=ELONGATION.1).contains(&elongation)
+            && fill >= MIN_SYMBOL_FILL;
+        if !shaped {
+            continue;
+        }
+        let chroma = chroma(image, &points);
+        if chroma >= MIN_CHROMA {
+            blobs.coloured.push(symbol);
+        } else if chroma >= MIN_STACK_CHROMA {
+            blobs.greyish.push(symbol);
+        }
+    }
+    blobs
 }
 
 /// The spread of the channels of the mean colour along an outline.
@@ -233,6 +260,14 @@ pub(super) fn groups(symbols: &[Symbol]) -> Vec<Vec<Symbol>> {
         .into_iter()
         .filter(|group| (1..=3).contains(&group.len()))
         .collect()
+}
+
+/// The groups of two or three mates among `symbols` ([`groups`] without
+/// the lone ones).
+pub(super) fn stacks(symbols: &[Symbol]) -> Vec<Vec<Symbol>> {
+    let mut stacks = groups(symbols);
+    stacks.retain(|group| group.len() >= 2);
+    stacks
 }
 
 #[cfg(test)]
