@@ -21,8 +21,8 @@
 //! three, a card with only two facing sides showing (the lines either side
 //! of a digit), and a card whose paper holds other ink (grid lines, another
 //! digit). Blobs greyer than a SET ink but not grey (a faded purple) count
-//! only stacked two or three as on a card. What is still taken for a card there is the card network's to
-//! reject.
+//! only stacked two or three as on a card. What is still taken for a card
+//! there is the card network's to reject.
 
 mod blobs;
 mod sides;
