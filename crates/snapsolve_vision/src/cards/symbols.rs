@@ -139,22 +139,16 @@ pub(super) fn cards_from_symbols(
     let mean = shaped_blobs(image, above_mean, INK_DEPTH);
     let paper = shaped_blobs(image, above_paper, INK_DEPTH);
     // A blob found both ways is one symbol, cut as against the mean.
-    let both_ways = |against_mean: &[Symbol], against_paper: &[Symbol]| -> Vec<(Symbol, bool)> {
-        let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
-        let more = against_paper
-            .iter()
-            .filter(|s| paper_only(s) && s.on_paper(above_paper, INK_DEPTH, against_paper))
-            .map(|s| (*s, true));
-        against_mean
-            .iter()
-            .map(|s| (*s, false))
-            .chain(more)
-            .collect()
+    let both_ways = |against_mean: &[Symbol], against_paper: &[Symbol]| -> Vec<Symbol> {
+        let more = against_paper.iter().filter(|s| {
+            !against_mean.iter().any(|m| m.overlaps(s))
+                && s.on_paper(above_paper, INK_DEPTH, against_paper)
+        });
+        against_mean.iter().chain(more).copied().collect()
     };
-    let coloured = both_ways(&mean.coloured, &paper.coloured);
-    let greyish = both_ways(&mean.greyish, &paper.greyish);
-    let group = |symbols: Vec<Symbol>, of: &[(Symbol, bool)]| {
-        let paper_only = |s: &Symbol| of.iter().any(|(f, only)| *only && f.overlaps(s));
+    // A group with a symbol found against the paper only is judged there.
+    let group = |symbols: Vec<Symbol>, against_mean: &[Symbol]| {
+        let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
         let ink = if symbols.iter().any(paper_only) {
             above_paper
         } else {
@@ -162,19 +156,18 @@ pub(super) fn cards_from_symbols(
         };
         Group { symbols, ink }
     };
-    let found: Vec<Symbol> = coloured.iter().map(|(s, _)| *s).collect();
+    let found = both_ways(&mean.coloured, &paper.coloured);
     let mut groups: Vec<Group> = groups(&found)
         .into_iter()
-        .map(|symbols| group(symbols, &coloured))
+        .map(|symbols| group(symbols, &mean.coloured))
         .collect();
     // Stacks of washed-out symbols, where no coloured symbol lies.
     let apart = |stack: &Vec<Symbol>| !stack.iter().any(|s| found.iter().any(|f| f.overlaps(s)));
-    let greyish_found: Vec<Symbol> = greyish.iter().map(|(s, _)| *s).collect();
     groups.extend(
-        stacks(&greyish_found)
+        stacks(&both_ways(&mean.greyish, &paper.greyish))
             .into_iter()
             .filter(apart)
-            .map(|symbols| group(symbols, &greyish)),
+            .map(|symbols| group(symbols, &mean.greyish)),
     );
     cards_of_groups(image, groups)
 }
