@@ -13,7 +13,7 @@
 use image::RgbImage;
 use snapsolve::set_photo::classify::{CardClassifier, CardReading};
 use snapsolve::set_photo::steady::views;
-use snapsolve::set_photo::stress::Condition;
+use snapsolve::set_photo::stress::{Condition, read_card_on};
 use snapsolve::set_photo::table::read_table_with;
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 use snapsolve_synth::{Edition, render_table};
@@ -90,11 +90,7 @@ fn main() -> Result<(), String> {
                 let truth = Quad {
                     corners: placed.corners,
                 };
-                let Some(read) = reading
-                    .cards
-                    .iter()
-                    .find(|c| truth.contains(c.upright.centre()))
-                else {
+                let Some(read) = read_card_on(&reading, placed) else {
                     continue;
                 };
                 total[alt] += 1;

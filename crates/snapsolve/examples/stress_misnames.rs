@@ -7,7 +7,7 @@
 //! the card network sees it: cut at the true corners (`-true.png`) and at the
 //! corners read (`-read.png`).
 
-use snapsolve::set_photo::stress::Condition;
+use snapsolve::set_photo::stress::{Condition, read_card_on};
 use snapsolve::set_photo::table::read_table_with;
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 use snapsolve_synth::render_table;
@@ -42,10 +42,7 @@ fn main() -> Result<(), String> {
             let truth = Quad {
                 corners: placed.corners,
             };
-            let on_it = reading
-                .cards
-                .iter()
-                .find(|c| truth.contains(c.upright.centre()));
+            let on_it = read_card_on(&reading, placed);
             let edition = format!("{:?}", spec.edition);
             match on_it {
                 None => {

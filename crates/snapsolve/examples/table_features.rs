@@ -6,12 +6,9 @@
 //! whether a table's open cards tell its striped ones (docs/evaluation.md).
 
 use snapsolve::set_photo::features::measure;
-use snapsolve::set_photo::stress::Condition;
-use snapsolve::set_photo::table::read_table_with;
+use snapsolve::set_photo::stress::{Condition, read_card_on, run_condition};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
-use snapsolve_synth::render_table;
 use snapsolve_vision::crop::card_crop;
-use snapsolve_vision::{Photo, Quad};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,32 +16,30 @@ fn main() -> Result<(), String> {
         return Err("usage: table_features CONDITION FIRST COUNT".into());
     };
     let condition = Condition::by_name(name).ok_or(format!("no condition {name}"))?;
-    let first: usize = first.parse().map_err(|e| format!("{e}"))?;
-    let count: usize = count.parse().map_err(|e| format!("{e}"))?;
+    let first: usize = first.parse().map_err(|e| format!("{first}: {e}"))?;
+    let count: usize = count.parse().map_err(|e| format!("{count}: {e}"))?;
     let classifier = classifier_by_name(DEFAULT_CLASSIFIER).ok_or("no classifier")?;
-    for index in first..first + count {
-        let table = render_table(&condition.spec(index));
-        let photo = Photo::from_upright(table.image.clone());
-        let reading = read_table_with(&photo, classifier.as_ref(), Default::default());
+    let mut print_cards = |index: usize, table: &snapsolve_synth::Table, reading: &_, _: &_| {
         for placed in &table.cards {
-            let truth = Quad {
-                corners: placed.corners,
-            };
-            let Some(read) = reading
-                .cards
-                .iter()
-                .find(|c| truth.contains(c.upright.centre()))
-            else {
+            let Some(read) = read_card_on(reading, placed) else {
                 continue;
             };
             let p = read.reading.attribute_probabilities;
-            let f = card_crop(&table.image, &read.upright).and_then(|c| measure(&c));
-            let (fill, hue, sat) = f.map_or((-1.0, -1.0, -1.0), |f| (f.fill, f.hue, f.saturation));
+            let features = card_crop(&table.image, &read.upright).and_then(|c| measure(&c));
+            let (fill, hue, sat) =
+                features.map_or((-1.0, -1.0, -1.0), |f| (f.fill, f.hue, f.saturation));
             println!(
                 "{index} {} {} col {:.2} {:.2} {:.2} sh {:.2} {:.2} {:.2} fill {fill:.3} hue {hue:.0} sat {sat:.2}",
                 placed.card, read.card, p[1][0], p[1][1], p[1][2], p[2][0], p[2][1], p[2][2]
             );
         }
-    }
+    };
+    run_condition(
+        condition,
+        first..first + count,
+        classifier.as_ref(),
+        Default::default(),
+        &mut print_cards,
+    );
     Ok(())
 }

@@ -30,7 +30,7 @@ use snapsolve_vision::{Limits, Photo, Quad};
 
 use super::classify::CardClassifier;
 use super::example::seeded_cards;
-use super::table::{Finders, TableReading, read_table_with};
+use super::table::{Finders, TableCard, TableReading, read_table_with};
 use crate::sudoku_photo::labels::{Split, photos_in_split};
 
 /// A phone's main camera: focal length over the picture's longer side.
@@ -544,6 +544,19 @@ pub fn run_condition(
         total.add(&score);
     }
     total
+}
+
+/// The card of `reading` whose middle lies on `placed`, a true card of the
+/// rendered table read: how the examples that study the suite's mistakes
+/// pair each true card with its reading.
+pub fn read_card_on<'a>(reading: &'a TableReading, placed: &PlacedCard) -> Option<&'a TableCard> {
+    let truth = Quad {
+        corners: placed.corners,
+    };
+    reading
+        .cards
+        .iter()
+        .find(|card| truth.contains(card.upright.centre()))
 }
 
 /// Thin outlines over the answer, to see what the finder got wrong: where
