@@ -7,7 +7,7 @@
 //! misplaced cards; this says whether they are a little off or far off, and
 //! too large (taking in what lies beside) or too small (a part of the card).
 
-use snapsolve::set_photo::stress::{Condition, card_width, corner_error};
+use snapsolve::set_photo::stress::{Condition, card_width, corner_error, read_card_on};
 use snapsolve::set_photo::table::read_table_with;
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 use snapsolve_synth::render_table;
@@ -33,11 +33,8 @@ fn main() -> Result<(), String> {
                 corners: placed.corners,
             };
             let width = card_width(&placed.corners);
-            let Some(read) = reading
-                .cards
-                .iter()
-                .find(|c| truth.contains(c.stored.centre()))
-            else {
+            // A rendered table's picture is upright: stored and upright corners agree.
+            let Some(read) = read_card_on(&reading, placed) else {
                 continue;
             };
             let error = corner_error(&read.stored.corners, &placed.corners) / width;

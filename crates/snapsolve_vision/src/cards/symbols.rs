@@ -141,14 +141,13 @@ pub(super) fn cards_from_symbols(
     // A blob found both ways is one symbol, cut as against the mean.
     let both_ways = |against_mean: &[Symbol], against_paper: &[Symbol]| -> Vec<Symbol> {
         let more = against_paper.iter().filter(|s| {
-            !against_mean.iter().any(|m| m.overlaps(s))
-                && s.on_paper(above_paper, INK_DEPTH, against_paper)
+            !s.overlaps_any(against_mean) && s.on_paper(above_paper, INK_DEPTH, against_paper)
         });
         against_mean.iter().chain(more).copied().collect()
     };
     // A group with a symbol found against the paper only is judged there.
     let group = |symbols: Vec<Symbol>, against_mean: &[Symbol]| {
-        let paper_only = |s: &Symbol| !against_mean.iter().any(|m| m.overlaps(s));
+        let paper_only = |s: &Symbol| !s.overlaps_any(against_mean);
         let ink = if symbols.iter().any(paper_only) {
             above_paper
         } else {
@@ -162,7 +161,7 @@ pub(super) fn cards_from_symbols(
         .map(|symbols| group(symbols, &mean.coloured))
         .collect();
     // Stacks of washed-out symbols, where no coloured symbol lies.
-    let apart = |stack: &Vec<Symbol>| !stack.iter().any(|s| found.iter().any(|f| f.overlaps(s)));
+    let apart = |stack: &Vec<Symbol>| !stack.iter().any(|s| s.overlaps_any(&found));
     groups.extend(
         stacks(&both_ways(&mean.greyish, &paper.greyish))
             .into_iter()

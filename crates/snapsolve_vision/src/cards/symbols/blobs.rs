@@ -57,6 +57,11 @@ impl Symbol {
         self.covers(other.centre) || other.covers(self.centre)
     }
 
+    /// Whether the symbol overlaps any of `others` ([`Symbol::overlaps`]).
+    pub(super) fn overlaps_any(&self, others: &[Symbol]) -> bool {
+        others.iter().any(|other| other.overlaps(self))
+    }
+
     /// Whether paper lies all round the symbol (`above_paper`: whiteness
     /// over the local paper, centred on [`MIDDLE`]): on a ring
     /// [`RING_SCALE`] times its extent (plus [`RING_MARGIN`] pixels) out
