@@ -25,6 +25,7 @@
 //! there is the card network's to reject.
 
 mod blobs;
+mod edge_band;
 mod sides;
 mod stack;
 
@@ -625,13 +626,21 @@ fn place_hidden_sides(sides: &mut [Side; 4], shows: [bool; 4], centre: Point2) {
 /// sudoku cell passes for a symbol, but the card laid around it takes in
 /// grid lines and other digits), ink read from `ink` (whiteness over a
 /// level, centred on 128). The card's rim is left out: shadows and a
-/// neighbour's edge may lie on it. (Not a wider band along a side whose
-/// ink runs along it, as a photographed card's shaded edge does: the grid
-/// lines by a sudoku cell's sides do too, and two cells of 520 sudoku
-/// photos were then read as cards; docs/evaluation.md, session 45.)
+/// neighbour's edge may lie on it; and so is a line of ink along one long side,
+/// a little further in: the card's own shaded edge ([`edge_band`]).
 fn blank_between(ink: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
-    let (paper, foreign) = ink_counts(ink, &quad.scaled(1.0 - RIM), group);
-    (foreign as f32) <= MAX_FOREIGN_INK * paper as f32
+    let inner = quad.scaled(1.0 - RIM);
+    let (paper, foreign) = ink_counts(ink, &inner, group);
+    let blank = |foreign: usize| (foreign as f32) <= MAX_FOREIGN_INK * paper as f32;
+    blank(foreign)
+        || blank(foreign.saturating_sub(edge_band::shaded_edge_ink(
+            ink,
+            quad,
+            &inner,
+            group,
+            INK_DEPTH,
+            SYMBOL_MARGIN,
+        )))
 }
 
 /// Whether the smallest card a group of symbols could have (in any range a
@@ -982,6 +991,44 @@ mod tests {
         // Three or more set it from their median whether or not they agree.
         let (low, high) = alike_range(vec![2.0, 1.25, 1.6]).expect("three");
         assert!(low < 1.6 && high > 1.6 && high < 2.0);
+    }
+
+    #[test]
+    fn a_line_along_one_long_side_is_the_cards_edge_but_not_along_two_a_short_one_or_running_on() {
+        // Ink as the finder reads it (whiteness over the local mean, centred
+        // on MIDDLE): a card's paper, one red oval in its middle, and dark
+        // lines two pixels wide a few pixels inside its sides, each given
+        // as (left, top, right, bottom).
+        let card = Quad {
+            corners: [[100.0, 90.0], [200.0, 90.0], [200.0, 240.0], [100.0, 240.0]],
+        };
+        let oval = Symbol {
+            centre: [150.0, 165.0],
+            axis: [1.0, 0.0],
+            half_length: 30.0,
+            half_thickness: 14.0,
+        };
+        let paper_with = |lines: &[(u32, u32, u32, u32)]| {
+            let mut ink = GrayImage::from_pixel(300, 300, image::Luma([MIDDLE + 20]));
+            for &(left, top, right, bottom) in lines {
+                for y in top..bottom {
+                    for x in left..right {
+                        ink.put_pixel(x, y, image::Luma([MIDDLE - 80]));
+                    }
+                }
+            }
+            blank_between(&ink, &card, &[oval])
+        };
+        assert!(paper_with(&[]));
+        // The card's shaded edge along its right side.
+        assert!(paper_with(&[(192, 100, 194, 230)]));
+        // Lines along two sides: a grid's lines by a cell.
+        assert!(!paper_with(&[(192, 100, 194, 230), (106, 100, 108, 230)]));
+        // A line along the bottom, a short side: as likely the next symbol
+        // of a stack the card was laid too high on.
+        assert!(!paper_with(&[(108, 228, 192, 230)]));
+        // A line running on beyond both ends of the side: a grid line.
+        assert!(!paper_with(&[(192, 20, 194, 290)]));
     }
 
     #[test]
