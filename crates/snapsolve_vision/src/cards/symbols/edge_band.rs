@@ -5,7 +5,9 @@
 //! side fitted a few pixels onto the backdrop). The card laid around its
 //! symbols then holds that line just inside its rim, and the test that a
 //! card's paper is blank but for its symbols refused it (photographed-cards
-//! tables 567, 650, 798, 818). Along **one** side only: the grid lines by a
+//! tables 546 and 567, lone cards on pale walls, read with this; 650 holds
+//! other ink, 798 and 818 are not read either way: docs/evaluation.md,
+//! sessions 46-47). Along **one** side only: the grid lines by a
 //! sudoku cell's sides run along two or more of them, and a band excused on
 //! every side read two cells of a filled-in grid as cards
 //! (docs/evaluation.md, session 45). And not a line that runs on beyond
