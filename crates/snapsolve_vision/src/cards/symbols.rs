@@ -633,14 +633,7 @@ fn blank_between(ink: &GrayImage, quad: &Quad, group: &[Symbol]) -> bool {
     let (paper, foreign) = ink_counts(ink, &inner, group);
     let blank = |foreign: usize| (foreign as f32) <= MAX_FOREIGN_INK * paper as f32;
     blank(foreign)
-        || blank(foreign.saturating_sub(edge_band::shaded_edge_ink(
-            ink,
-            quad,
-            &inner,
-            group,
-            INK_DEPTH,
-            SYMBOL_MARGIN,
-        )))
+        || blank(foreign.saturating_sub(edge_band::shaded_edge_ink(ink, quad, &inner, group)))
 }
 
 /// Whether the smallest card a group of symbols could have (in any range a
@@ -671,28 +664,34 @@ fn ink_crowds(ink: &GrayImage, group: &[Symbol]) -> bool {
 /// The pixels of `inner` (a card's paper) outside `group`'s symbols, and
 /// how many of them are ink.
 fn ink_counts(ink: &GrayImage, inner: &Quad, group: &[Symbol]) -> (usize, usize) {
-    let in_symbol = |p: Point2| group.iter().any(|s| s.covers_within(p, SYMBOL_MARGIN));
-    let xs = inner.corners.map(|p| p[0]);
-    let ys = inner.corners.map(|p| p[1]);
+    paper_pixels(ink, inner, group).fold((0, 0), |(paper, foreign), (_, inked)| {
+        (paper + 1, foreign + usize::from(inked))
+    })
+}
+
+/// The pixels of `ink` inside `inner` and outside `group`'s symbols grown by
+/// [`SYMBOL_MARGIN`] (a card's paper, its symbols left out), at their
+/// middles, each with whether it is ink ([`INK_DEPTH`] below the middle).
+fn paper_pixels<'a>(
+    ink: &'a GrayImage,
+    inner: &'a Quad,
+    group: &'a [Symbol],
+) -> impl Iterator<Item = (Point2, bool)> + 'a {
     let span = |v: [f32; 4], limit: u32| {
         let low = v.iter().copied().fold(f32::MAX, f32::min).max(0.0) as u32;
-        let high = (v.iter().copied().fold(f32::MIN, f32::max).max(0.0) as u32).min(limit - 1);
+        let high = (v.iter().copied().fold(f32::MIN, f32::max).max(0.0) as u32)
+            .min(limit.saturating_sub(1));
         low..=high
     };
-    let (mut paper, mut foreign) = (0usize, 0usize);
-    for y in span(ys, ink.height()) {
-        for x in span(xs, ink.width()) {
+    let xs = span(inner.corners.map(|p| p[0]), ink.width());
+    span(inner.corners.map(|p| p[1]), ink.height())
+        .flat_map(move |y| xs.clone().map(move |x| (x, y)))
+        .filter_map(move |(x, y)| {
             let p = [x as f32 + 0.5, y as f32 + 0.5];
-            if !inner.contains(p) || in_symbol(p) {
-                continue;
-            }
-            paper += 1;
-            if ink.get_pixel(x, y)[0] < MIDDLE - INK_DEPTH {
-                foreign += 1;
-            }
-        }
-    }
-    (paper, foreign)
+            let paper =
+                inner.contains(p) && !group.iter().any(|s| s.covers_within(p, SYMBOL_MARGIN));
+            paper.then(|| (p, ink.get_pixel(x, y)[0] < MIDDLE - INK_DEPTH))
+        })
 }
 
 /// How clearly the faintest side of `quad` shows ([`side_step`], levels).

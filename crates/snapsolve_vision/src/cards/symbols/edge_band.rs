@@ -24,7 +24,7 @@
 use image::GrayImage;
 
 use super::blobs::Symbol;
-use super::{MIDDLE, Point2, dot, sub};
+use super::{INK_DEPTH, MIDDLE, Point2, dot, paper_pixels, sub};
 use crate::Quad;
 
 /// Depth of the band along a side, as a share of the card's extent across
@@ -44,27 +44,22 @@ const BEYOND_POINTS: usize = 12;
 const LINE_SLACK: i32 = 2;
 const RUNS_ON: f32 = 0.6;
 
-/// The foreign ink pixels (darker than `depth` below the middle of `ink`,
-/// inside `inner`, outside `group`'s symbols grown by `margin`) that lie in
-/// the band along the one side of `quad` where they run along most of it;
-/// 0 where along no side they do.
+/// The foreign ink pixels (of `ink` inside `inner`, outside `group`'s
+/// symbols: [`paper_pixels`]) that lie in the band along the one long side
+/// of `quad` where they run along most of it; 0 where along none they do.
 pub(super) fn shaded_edge_ink(
     ink: &GrayImage,
     quad: &Quad,
     inner: &Quad,
     group: &[Symbol],
-    depth: u8,
-    margin: f32,
 ) -> usize {
-    let sides: Vec<SideFrame> = (0..4).filter_map(|k| SideFrame::of(quad, k)).collect();
+    let sides: Vec<SideFrame> = (0..4)
+        .filter_map(|k| SideFrame::of(quad, k))
+        .filter(SideFrame::is_long)
+        .collect();
     let mut depths: Vec<Vec<f32>> = vec![Vec::new(); sides.len()];
     let mut pieces = vec![[false; PIECES]; sides.len()];
-    let in_symbol = |p: Point2| group.iter().any(|s| s.covers_within(p, margin));
-    for (x, y) in pixels_of(inner, ink.width(), ink.height()) {
-        let p = [x as f32 + 0.5, y as f32 + 0.5];
-        if !inner.contains(p) || in_symbol(p) || ink.get_pixel(x, y)[0] >= MIDDLE - depth {
-            continue;
-        }
+    for (p, _) in paper_pixels(ink, inner, group).filter(|&(_, inked)| inked) {
         for (k, side) in sides.iter().enumerate() {
             if let Some((piece, depth)) = side.piece_in_band(p) {
                 depths[k].push(depth);
@@ -76,7 +71,7 @@ pub(super) fn shaded_edge_ink(
         pieces[k].iter().filter(|&&seen| seen).count() as f32 >= LEAST_RUN * PIECES as f32
     };
     let Some(k) = (0..sides.len())
-        .filter(|&k| sides[k].is_long() && runs_along(k))
+        .filter(|&k| runs_along(k))
         .max_by_key(|&k| depths[k].len())
     else {
         return 0;
@@ -89,24 +84,12 @@ pub(super) fn shaded_edge_ink(
             && y >= 0
             && (x as u32) < ink.width()
             && (y as u32) < ink.height()
-            && ink.get_pixel(x as u32, y as u32)[0] < MIDDLE - depth
+            && ink.get_pixel(x as u32, y as u32)[0] < MIDDLE - INK_DEPTH
     };
     if sides[k].runs_on_beyond_both_ends(depth_of_line, is_ink) {
         return 0;
     }
     line.len()
-}
-
-/// The pixels of the box around `quad`, within a picture of `width` x `height`.
-fn pixels_of(quad: &Quad, width: u32, height: u32) -> impl Iterator<Item = (u32, u32)> {
-    let span = |v: [f32; 4], limit: u32| {
-        let low = v.iter().copied().fold(f32::MAX, f32::min).max(0.0) as u32;
-        let high = (v.iter().copied().fold(f32::MIN, f32::max).max(0.0) as u32)
-            .min(limit.saturating_sub(1));
-        low..=high
-    };
-    let xs = span(quad.corners.map(|p| p[0]), width);
-    span(quad.corners.map(|p| p[1]), height).flat_map(move |y| xs.clone().map(move |x| (x, y)))
 }
 
 /// One side of a card: where it starts, its direction and length, its
