@@ -19,6 +19,8 @@ struct Floors {
     std: f64,
     alt: f64,
     false_cards: usize,
+    /// Cards no card read lies on, over both decks.
+    missed: usize,
 }
 
 /// Reads every labelled photo (spoilt by `distortion`, if given) and checks
@@ -57,7 +59,7 @@ fn check_photos(
         alt.card_accuracy()
     );
     assert!(
-        std.missed == 0 && alt.missed == 0,
+        std.missed + alt.missed <= floors.missed,
         "{distortion:?} missed {} + {}",
         std.missed,
         alt.missed
@@ -82,6 +84,7 @@ fn network_reader_keeps_its_accuracy_on_the_shared_photos() {
         std: 0.995,
         alt: 0.995,
         false_cards: 0,
+        missed: 0,
     };
     check_photos(&root, &network, None, floors);
 }
@@ -99,6 +102,7 @@ fn features_reader_keeps_its_accuracy_on_the_shared_photos() {
         std: 0.975,
         alt: 0.975,
         false_cards: 1,
+        missed: 0,
     };
     check_photos(&root, &FeaturesClassifier, None, floors);
 }
@@ -113,17 +117,22 @@ fn network_reader_copes_with_spoilt_photos() {
     // 100%, small and turned 99.8% / 100%, jpeg 99.3% (438/441) / 100%; no card missed, no
     // false card. (Weights before the retraining of session 8 read 99.8% / 100% and 100% for
     // small and jpeg: one training run to the next moves a card or two of the thin-striped
-    // colours.)
+    // colours.) The video's hard ends, session 48: bright, shaken and tiny 100% / 100%,
+    // defocused 99.8% (one card missed), grainy 98.9% (436/441, four missed on the dimmest
+    // tomwhite photos) / 100%.
     for distortion in Distortion::ALL {
         // A card or two of slack: the network's float sums may round differently on another CPU.
-        let (std, alt, false_cards) = match distortion {
-            Distortion::Jpeg => (0.99, 0.98, 2),
-            _ => (0.993, 0.99, 2),
+        let (std, alt, false_cards, missed) = match distortion {
+            Distortion::Jpeg => (0.99, 0.98, 2, 0),
+            Distortion::Defocused => (0.993, 0.99, 2, 2),
+            Distortion::Grainy => (0.98, 0.99, 2, 6),
+            _ => (0.993, 0.99, 2, 0),
         };
         let floors = Floors {
             std,
             alt,
             false_cards,
+            missed,
         };
         check_photos(&root, &network, Some(distortion), floors);
     }
@@ -144,17 +153,49 @@ fn network_reader_keeps_its_accuracy_per_source_on_the_newer_photos() {
     else {
         return;
     };
-    let text = std::fs::read_to_string(root.join("set/more_photos.jsonl"))
-        .expect("set/more_photos.jsonl is readable");
-    let labels = parse_photo_labels(&text).expect("labels parse");
-    let network = NetworkClassifier::embedded().expect("embedded weights load");
-    let scores = evaluate_photos(&labels, &root, &network, PhotoSpoil::default());
     let floors = [
         ("errcw/set-solver (std)", 1.0),
         ("perimosocordiae/set-finder (std)", 0.98),
         ("vidagy/setsolver (std)", 0.98),
         ("vimalloc/set-solver (std)", 0.96),
     ];
+    check_newer_photos(&root, None, floors);
+}
+
+/// The newer photos over-exposed (`--distort bright`: every channel at 130%,
+/// the paper clipped white): a warm light's purple then looks magenta and
+/// pale stripes fade, which the reader's ink checks mend
+/// (`set_photo::ink_checks`). Measured when set (session 48): errcw 36/36,
+/// perimosocordiae 55/60, vidagy 65/66, vimalloc 50/53; before the checks
+/// 36, 39, 65 and 49.
+#[test]
+fn network_reader_copes_with_the_newer_photos_over_exposed() {
+    let Some(root) = shared_data_or_skip("network_reader_copes_with_the_newer_photos_over_exposed")
+    else {
+        return;
+    };
+    let floors = [
+        ("errcw/set-solver (std)", 1.0),
+        ("perimosocordiae/set-finder (std)", 0.88),
+        ("vidagy/setsolver (std)", 0.96),
+        ("vimalloc/set-solver (std)", 0.92),
+    ];
+    check_newer_photos(&root, Some(Distortion::Bright), floors);
+}
+
+/// Reads the 19 photos of `set/more_photos.jsonl` (spoilt by `distortion`,
+/// if given) and checks each source's share of cards right against its
+/// floor, with no false card.
+fn check_newer_photos(root: &Path, distortion: Option<Distortion>, floors: [(&str, f64); 4]) {
+    let text = std::fs::read_to_string(root.join("set/more_photos.jsonl"))
+        .expect("set/more_photos.jsonl is readable");
+    let labels = parse_photo_labels(&text).expect("labels parse");
+    let network = NetworkClassifier::embedded().expect("embedded weights load");
+    let spoil = PhotoSpoil {
+        distortion,
+        cut_at: None,
+    };
+    let scores = evaluate_photos(&labels, root, &network, spoil);
     assert_eq!(
         scores.sources.len(),
         floors.len(),
@@ -164,15 +205,15 @@ fn network_reader_keeps_its_accuracy_per_source_on_the_newer_photos() {
     for (source, floor) in floors {
         let score = &scores.sources[source];
         eprintln!(
-            "{source}: {}/{} right, {} false",
+            "{distortion:?} {source}: {}/{} right, {} false",
             score.right, score.cards, score.false_cards
         );
         assert!(
             score.card_accuracy() >= floor,
-            "{source}: {:.3}",
+            "{distortion:?} {source}: {:.3}",
             score.card_accuracy()
         );
-        assert_eq!(score.false_cards, 0, "{source}");
+        assert_eq!(score.false_cards, 0, "{distortion:?} {source}");
     }
 }
 

@@ -28,6 +28,20 @@ pub struct Camera {
 }
 
 impl Camera {
+    /// A camera that only sets these gains: no gradient, glare, blur, streak,
+    /// noise or compression (set the fields to add them).
+    pub fn still(gains: [f32; 3]) -> Camera {
+        Camera {
+            gains,
+            gradient: [0.0; 2],
+            glare: None,
+            blur: 0.0,
+            motion: None,
+            noise: 0.0,
+            jpeg_quality: None,
+        }
+    }
+
     /// A random situation, from a well-lit sharp photo to a dim, warm, blurred webcam frame.
     /// `scale` is the size of a card in pixels relative to a 96-pixel-wide crop,
     /// so blur and noise stay comparable at any resolution.

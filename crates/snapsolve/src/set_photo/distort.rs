@@ -1,7 +1,9 @@
 //! Changes made to every photo before it is read, to see how the reader copes
 //! with conditions the labelled photos do not show (`snapsolve eval set-photos
 //! --distort NAME`): a tungsten or shade cast, a dim room, a small webcam
-//! frame, a camera held sideways, heavy JPEG compression.
+//! frame, a camera held sideways, heavy JPEG compression, and the harder
+//! ends of a phone's video: overexposed, out of focus, shaken, a far-off
+//! frame, a dim room's grain.
 //!
 //! Light and compression go through the renderer's camera
 //! (`snapsolve_synth::Camera`), fixed instead of random.
@@ -28,17 +30,35 @@ pub enum Distortion {
     Turned,
     /// JPEG at quality 30.
     Jpeg,
+    /// Over-exposed: every channel at 130%, the paper clipped white and pale
+    /// stripes faint (at 150% many are gone, to the eye too).
+    Bright,
+    /// Out of focus: a Gaussian blur of a 400th of the longer side (2.4
+    /// pixels on a webcam frame, a card's stripes merged into a tint).
+    Defocused,
+    /// The phone moved while the shutter was open: every point streaked
+    /// sideways by a 120th of the longer side.
+    Shaken,
+    /// A frame from across the room: the longer side shrunk to 400 pixels.
+    Tiny,
+    /// A dim room's grain: every channel at 50% and sensor noise of 12.
+    Grainy,
 }
 
 impl Distortion {
     /// Every distortion, in the order the help lists them.
-    pub const ALL: [Distortion; 6] = [
+    pub const ALL: [Distortion; 11] = [
         Distortion::Warm,
         Distortion::Cold,
         Distortion::Dark,
         Distortion::Small,
         Distortion::Turned,
         Distortion::Jpeg,
+        Distortion::Bright,
+        Distortion::Defocused,
+        Distortion::Shaken,
+        Distortion::Tiny,
+        Distortion::Grainy,
     ];
 
     /// Its name on the command line.
@@ -50,6 +70,11 @@ impl Distortion {
             Distortion::Small => "small",
             Distortion::Turned => "turned",
             Distortion::Jpeg => "jpeg",
+            Distortion::Bright => "bright",
+            Distortion::Defocused => "defocused",
+            Distortion::Shaken => "shaken",
+            Distortion::Tiny => "tiny",
+            Distortion::Grainy => "grainy",
         }
     }
 
@@ -63,41 +88,66 @@ impl Distortion {
     pub fn apply(self, photo: Photo) -> Photo {
         let mut image = photo.image;
         match self {
-            Distortion::Warm => light(&mut image, [1.1, 0.95, 0.7], None),
-            Distortion::Cold => light(&mut image, [0.8, 0.95, 1.1], None),
-            Distortion::Dark => light(&mut image, [0.55; 3], None),
-            Distortion::Jpeg => light(&mut image, [1.0; 3], Some(30)),
-            Distortion::Small => {
-                let scale = 640.0 / image.width().max(image.height()).max(1) as f32;
-                if scale < 1.0 {
-                    let side = |s: u32| ((s as f32 * scale).round() as u32).max(1);
-                    image = resize(
-                        &image,
-                        side(image.width()),
-                        side(image.height()),
-                        FilterType::Triangle,
-                    );
-                }
-            }
+            Distortion::Small => image = shrunk(&image, 640.0),
+            Distortion::Tiny => image = shrunk(&image, 400.0),
             Distortion::Turned => image = rotate90(&image),
+            through_a_camera => {
+                let longer = image.width().max(image.height()) as f32;
+                shoot(&mut image, through_a_camera.camera(longer));
+            }
         }
         Photo::from_upright(image)
     }
+
+    /// The fixed camera that makes this distortion, for a picture whose
+    /// longer side is `longer` pixels (one that changes nothing for those
+    /// that only resize or turn the picture).
+    fn camera(self, longer: f32) -> Camera {
+        let still = Camera::still([1.0; 3]);
+        match self {
+            Distortion::Warm => Camera::still([1.1, 0.95, 0.7]),
+            Distortion::Cold => Camera::still([0.8, 0.95, 1.1]),
+            Distortion::Dark => Camera::still([0.55; 3]),
+            Distortion::Bright => Camera::still([1.3; 3]),
+            Distortion::Jpeg => Camera {
+                jpeg_quality: Some(30),
+                ..still
+            },
+            Distortion::Defocused => Camera {
+                blur: longer / 400.0,
+                ..still
+            },
+            Distortion::Shaken => Camera {
+                motion: Some([longer / 120.0, 0.0]),
+                ..still
+            },
+            Distortion::Grainy => Camera {
+                noise: 12.0,
+                ..Camera::still([0.5; 3])
+            },
+            Distortion::Small | Distortion::Tiny | Distortion::Turned => still,
+        }
+    }
 }
 
-/// A fixed camera: these gains, no gradient, glare, blur or noise.
-fn light(image: &mut image::RgbImage, gains: [f32; 3], jpeg_quality: Option<u8>) {
-    let camera = Camera {
-        gains,
-        gradient: [0.0; 2],
-        glare: None,
-        blur: 0.0,
-        motion: None,
-        noise: 0.0,
-        jpeg_quality,
-    };
-    // Without noise the camera draws nothing from its generator.
+/// The picture through a fixed camera; a fixed seed, so the same noise each run.
+fn shoot(image: &mut RgbImage, camera: Camera) {
     camera.apply(image, &mut StdRng::seed_from_u64(0));
+}
+
+/// The picture with its longer side shrunk to `longest` pixels (never grown).
+fn shrunk(image: &RgbImage, longest: f32) -> RgbImage {
+    let scale = longest / image.width().max(image.height()).max(1) as f32;
+    if scale >= 1.0 {
+        return image.clone();
+    }
+    let side = |s: u32| ((s as f32 * scale).round() as u32).max(1);
+    resize(
+        image,
+        side(image.width()),
+        side(image.height()),
+        FilterType::Triangle,
+    )
 }
 
 #[cfg(test)]
@@ -142,6 +192,40 @@ mod tests {
             Distortion::Jpeg.apply(photo(8, 6)).image.dimensions(),
             (8, 6)
         );
+        // 200 x 1.3 clips at white.
+        assert_eq!(
+            Distortion::Bright
+                .apply(photo(8, 6))
+                .image
+                .get_pixel(0, 0)
+                .0,
+            [255; 3]
+        );
+        assert_eq!(
+            Distortion::Tiny.apply(photo(1280, 960)).image.dimensions(),
+            (400, 300)
+        );
+        let grainy = Distortion::Grainy.apply(photo(64, 48)).image;
+        let mean = grainy.pixels().map(|p| f32::from(p.0[0])).sum::<f32>() / (64.0 * 48.0);
+        assert!((mean - 100.0).abs() < 3.0, "{mean}");
+        assert!(grainy.pixels().any(|p| p.0[0] != 100));
+    }
+
+    #[test]
+    fn blurs_spread_an_edge_and_keep_the_size() {
+        // A black left half on white: a blur of 3 pixels or a streak of 10
+        // leaves grey beside the edge.
+        let edge = || {
+            let image =
+                RgbImage::from_fn(1200, 100, |x, _| Rgb([if x < 600 { 0 } else { 255 }; 3]));
+            Photo::from_upright(image)
+        };
+        for distortion in [Distortion::Defocused, Distortion::Shaken] {
+            let spoilt = distortion.apply(edge()).image;
+            assert_eq!(spoilt.dimensions(), (1200, 100));
+            let beside = spoilt.get_pixel(601, 50).0[0];
+            assert!(beside > 20 && beside < 235, "{distortion:?}: {beside}");
+        }
     }
 }
 

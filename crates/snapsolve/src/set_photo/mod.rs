@@ -8,6 +8,7 @@ pub mod eval;
 pub mod example;
 pub mod faces;
 pub mod features;
+mod ink_checks;
 pub mod margin;
 mod missing_part;
 pub mod picture;

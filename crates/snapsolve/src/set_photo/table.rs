@@ -352,6 +352,7 @@ fn read_as_framed(
     drop_repeated_names(&mut kept);
     drop_a_lone_unsure_card(&mut kept);
     drop_few_cards_in_grey_ink(photo, &mut kept);
+    super::ink_checks::check_washed_out_names(&photo.image, &mut kept);
     let over_missing = super::missing_part::take_cards_over_missing_part(photo, &mut kept);
     // The finder returns its cards in reading order; the detector's and
     // those found beside them come after them.

@@ -35,8 +35,10 @@ pub struct EvalArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
-    /// Photos only: spoil every photo before reading it (warm, cold, dark,
-    /// small, turned, jpeg), to see how the reader copes.
+    /// Photos only: spoil every photo before reading it, to see how the
+    /// reader copes: a warm or cold light, dark, small, turned, jpeg, and a
+    /// phone video's hard ends: bright (over-exposed), defocused, shaken,
+    /// tiny (400 pixels across), grainy (a dim room's noise).
     #[arg(long, value_name = "NAME", value_parser = distortion_name)]
     distort: Option<Distortion>,
     /// Photos only: read each photo's file cut after this share of its bytes
