@@ -73,6 +73,13 @@ impl Quad {
         ]
     }
 
+    /// The point at `(u, v)` in 0..1, by bilinear interpolation: `u` along
+    /// the first side (corner 0 to 1), `v` from the first side to the third.
+    pub fn point_at(&self, u: f32, v: f32) -> Point2 {
+        let [a, b, c, d] = self.corners;
+        lerp(lerp(a, b, u), lerp(d, c, u), v)
+    }
+
     /// True when every turn goes the same way (no bow tie, no dent).
     pub fn is_convex(&self) -> bool {
         let c = &self.corners;
@@ -344,6 +351,17 @@ mod tests {
     use image::{GrayImage, Luma};
     use imageproc::contours::find_contours;
     use imageproc::drawing::draw_polygon_mut;
+
+    #[test]
+    fn points_at_the_corners_and_the_middle() {
+        let quad = Quad {
+            corners: [[0.0, 0.0], [10.0, 0.0], [14.0, 20.0], [2.0, 20.0]],
+        };
+        assert_eq!(quad.point_at(0.0, 0.0), [0.0, 0.0]);
+        assert_eq!(quad.point_at(1.0, 1.0), [14.0, 20.0]);
+        assert_eq!(quad.point_at(0.0, 1.0), [2.0, 20.0]);
+        assert_eq!(quad.point_at(0.5, 0.5), [6.5, 10.0]);
+    }
 
     fn outline_of(corners: &[(i32, i32)]) -> Vec<Point<i32>> {
         let mut image = GrayImage::new(200, 200);

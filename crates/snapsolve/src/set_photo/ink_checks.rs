@@ -78,7 +78,7 @@ fn clipped_white(image: &RgbImage, quad: &Quad) -> bool {
         .filter(|k| {
             let u = ((k % ACROSS) as f32 + 0.5) / ACROSS as f32;
             let v = ((k / ACROSS) as f32 + 0.5) / DOWN as f32;
-            let [x, y] = point_in(quad, u, v);
+            let [x, y] = quad.point_at(u, v);
             x >= 0.0
                 && y >= 0.0
                 && image
@@ -87,15 +87,6 @@ fn clipped_white(image: &RgbImage, quad: &Quad) -> bool {
         })
         .count();
     clipped as f32 >= CLIPPED_SHARE * (ACROSS * DOWN) as f32
-}
-
-/// The point at `(u, v)` of a quadrilateral (0..1 along its first side, 0..1
-/// from its first side to its third).
-fn point_in(quad: &Quad, u: f32, v: f32) -> [f32; 2] {
-    let [a, b, c, d] = quad.corners;
-    let lerp =
-        |p: [f32; 2], q: [f32; 2], t: f32| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
-    lerp(lerp(a, b, u), lerp(d, c, u), v)
 }
 
 /// Renames purple the clipped cards of the bluer of two hue groups among
