@@ -119,13 +119,14 @@ fn network_reader_copes_with_spoilt_photos() {
     // small and jpeg: one training run to the next moves a card or two of the thin-striped
     // colours.) The video's hard ends, session 48: bright, shaken and tiny 100% / 100%,
     // defocused 99.8% (one card missed), grainy 98.9% (436/441, four missed on the dimmest
-    // tomwhite photos) / 100%.
+    // tomwhite photos) / 100%; session 49, a grainy photo's crops also named smoothed
+    // (`set_photo::classify::SmoothedCrops`): 99.1% (437/441, three missed) / 100%.
     for distortion in Distortion::ALL {
         // A card or two of slack: the network's float sums may round differently on another CPU.
         let (std, alt, false_cards, missed) = match distortion {
             Distortion::Jpeg => (0.99, 0.98, 2, 0),
             Distortion::Defocused => (0.993, 0.99, 2, 2),
-            Distortion::Grainy => (0.98, 0.99, 2, 6),
+            Distortion::Grainy => (0.985, 0.99, 2, 4),
             _ => (0.993, 0.99, 2, 0),
         };
         let floors = Floors {
@@ -181,6 +182,27 @@ fn network_reader_copes_with_the_newer_photos_over_exposed() {
         ("vimalloc/set-solver (std)", 0.92),
     ];
     check_newer_photos(&root, Some(Distortion::Bright), floors);
+}
+
+/// The newer photos in a dim room's grain (`--distort grainy`: every channel
+/// at 50%, sensor noise of deviation 12): the faint open and striped cards
+/// sink into the grain unless their crops are also named smoothed
+/// (`set_photo::classify::SmoothedCrops`). Measured when set (session 49):
+/// errcw 36/36, perimosocordiae 58/60, vidagy 66/66, vimalloc 52/53, none
+/// missed; named unsmoothed 36, 52 (5 missed), 66 and 52.
+#[test]
+fn network_reader_copes_with_the_newer_photos_in_grain() {
+    let Some(root) = shared_data_or_skip("network_reader_copes_with_the_newer_photos_in_grain")
+    else {
+        return;
+    };
+    let floors = [
+        ("errcw/set-solver (std)", 1.0),
+        ("perimosocordiae/set-finder (std)", 0.95),
+        ("vidagy/setsolver (std)", 0.98),
+        ("vimalloc/set-solver (std)", 0.96),
+    ];
+    check_newer_photos(&root, Some(Distortion::Grainy), floors);
 }
 
 /// Reads the 19 photos of `set/more_photos.jsonl` (spoilt by `distortion`,

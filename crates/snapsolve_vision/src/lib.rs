@@ -15,6 +15,7 @@ pub mod draw;
 pub mod fill;
 pub mod grid;
 pub mod morphology;
+pub mod noise;
 pub mod quad;
 pub mod resample;
 pub mod shrink;

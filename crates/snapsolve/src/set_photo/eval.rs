@@ -17,7 +17,7 @@ use snapsolve_vision::{DecodeError, Limits, Photo, read_bytes, read_image};
 use super::classify::CardClassifier;
 use super::distort::{CropSpoiler, Distortion};
 use super::name_card_picture_spoilt;
-use super::table::{decode_table_photo, read_table};
+use super::table::{TableReading, decode_table_photo, read_table};
 
 /// Totals for one deck edition.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,6 +48,9 @@ pub struct EditionScore {
     pub millis: Vec<f64>,
     /// Items that could not be read (with why).
     pub failures: Vec<String>,
+    /// Photos not read fully right, with their score
+    /// (`path: 11 of 12 right, 1 missed, 0 false`).
+    pub imperfect: Vec<String>,
 }
 
 impl EditionScore {
@@ -109,6 +112,7 @@ impl EditionScore {
         }
         self.millis.extend(&other.millis);
         self.failures.extend(other.failures.iter().cloned());
+        self.imperfect.extend(other.imperfect.iter().cloned());
     }
 
     /// Median milliseconds per item.
@@ -246,9 +250,32 @@ pub fn evaluate_photos(
     classifier: &dyn CardClassifier,
     spoil: PhotoSpoil,
 ) -> PhotoScores {
+    evaluate_photos_shown(labels, root, classifier, spoil, &mut |_| {})
+}
+
+/// One photo as the evaluation read it, for a caller that wants to look.
+pub struct PhotoRead<'a> {
+    /// Its label.
+    pub label: &'a PhotoLabel,
+    /// The photo as read (spoilt, if it was).
+    pub photo: &'a Photo,
+    /// What the reader made of it.
+    pub reading: &'a TableReading,
+    /// Its score alone.
+    pub score: &'a EditionScore,
+}
+
+/// [`evaluate_photos`], handing each photo read to `show` (to draw it).
+pub fn evaluate_photos_shown(
+    labels: &[PhotoLabel],
+    root: &Path,
+    classifier: &dyn CardClassifier,
+    spoil: PhotoSpoil,
+    show: &mut dyn FnMut(PhotoRead),
+) -> PhotoScores {
     let mut scores = PhotoScores::default();
     for label in labels {
-        let one = score_photo(label, root, classifier, spoil);
+        let one = score_photo(label, root, classifier, spoil, show);
         let source = format!("{} ({})", label.source, label.deck);
         scores.sources.entry(source).or_default().add(&one);
         scores
@@ -276,6 +303,7 @@ fn score_photo(
     root: &Path,
     classifier: &dyn CardClassifier,
     spoil: PhotoSpoil,
+    show: &mut dyn FnMut(PhotoRead),
 ) -> EditionScore {
     let mut score = EditionScore {
         items: 1,
@@ -297,7 +325,18 @@ fn score_photo(
     let read: Vec<Card> = reading.cards.iter().map(|c| c.card).collect();
     if score.tally(&read, &label.cards) {
         score.tables_right += 1;
+    } else {
+        score.imperfect.push(format!(
+            "{}: {} of {} right, {} missed, {} false",
+            label.image, score.right, score.cards, score.missed, score.false_cards
+        ));
     }
+    show(PhotoRead {
+        label,
+        photo: &photo,
+        reading: &reading,
+        score: &score,
+    });
     score
 }
 

@@ -14,11 +14,12 @@ use snapsolve_vision::cards::neighbours::{guesses_across, guesses_beside};
 use snapsolve_vision::cards::refine::EdgeCopy;
 use snapsolve_vision::cards::sort_in_reading_order_by;
 use snapsolve_vision::crop::{card_crop, ink_colour_spread, paper_colour_spread};
+use snapsolve_vision::noise;
 use snapsolve_vision::{
     CardFinder, DecodeError, Limits, Photo, Quad, decode_photo_reduced, read_bytes,
 };
 
-use super::classify::{CardClassifier, CardReading};
+use super::classify::{CardClassifier, CardReading, SmoothedCrops};
 use super::margin;
 use super::steady::steady_doubtful_names;
 
@@ -284,11 +285,32 @@ pub const CARD_SIZES_TRIED: usize = 4;
 /// Where nothing is read and two opposite edges of the picture run through
 /// card paper (cards cut tight by the picture's edges), the picture is read
 /// again with a margin round it ([`super::margin`]).
+///
+/// On a grainy picture ([`noise::NOISY`], a dim room's) every card crop is
+/// named both as cut and smoothed, the surer reading kept ([`SmoothedCrops`]).
 pub fn read_table_with(
     photo: &Photo,
     classifier: &dyn CardClassifier,
     finders: Finders,
 ) -> TableReading {
+    if noise::noise_level(&photo.image) < noise::NOISY {
+        return read_named_by(photo, classifier, finders);
+    }
+    let smoothed = SmoothedCrops {
+        inner: classifier,
+        sigma: CROP_SMOOTHING_SIGMA,
+    };
+    read_named_by(photo, &smoothed, finders)
+}
+
+/// How much a grainy picture's card crops are smoothed ([`SmoothedCrops`]):
+/// a Gaussian of this deviation in crop pixels (96 across a card; the
+/// network reads them halved). Session 49 tried 1.0 and 1.5 crop pixels and
+/// the whole picture smoothed by a pixel: docs/evaluation.md.
+pub const CROP_SMOOTHING_SIGMA: f32 = 1.5;
+
+/// [`read_table_with`] with every crop named by `classifier`.
+fn read_named_by(photo: &Photo, classifier: &dyn CardClassifier, finders: Finders) -> TableReading {
     let reading = read_as_framed(photo, classifier, finders);
     if !reading.cards.is_empty()
         || !reading.partial.is_empty()

@@ -1,17 +1,19 @@
 //! `snapsolve eval set-photos` and `set-cards`: the SET reader against labelled photos and crops.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
 use snapsolve::set_photo::distort::{CropSpoiler, Distortion};
+use snapsolve::set_photo::draw_answer;
 use snapsolve::set_photo::eval::{
-    EditionScore, PhotoScores, PhotoSpoil, Scores, evaluate_crops, evaluate_photos,
-    parse_crop_labels, parse_photo_labels,
+    EditionScore, PhotoRead, PhotoScores, PhotoSpoil, Scores, evaluate_crops,
+    evaluate_photos_shown, parse_crop_labels, parse_photo_labels,
 };
 use snapsolve::train::card_negatives::card_network_trained_on;
 use snapsolve_set::Attribute;
 
+use super::eval_stress::create_pictures_folder;
 use super::set_photo::classifier;
 use crate::error::{CliError, CliResult};
 use crate::input::{print_json, read_text_file};
@@ -52,6 +54,11 @@ pub struct EvalArgs {
     /// (motion-blur, defocus, low-res, washed-out) before naming it.
     #[arg(long, value_name = "NAME", value_parser = spoiler_name)]
     spoil: Option<CropSpoiler>,
+    /// Photos only: write each photo not read fully right, with the answer
+    /// drawn on it (as it was read: spoilt, if it was), into this folder, its
+    /// score in its name (`set03-right-10-of-12-missed-1-false-0.jpg`).
+    #[arg(long, value_name = "DIR")]
+    pictures: Option<PathBuf>,
 }
 
 fn spoiler_name(name: &str) -> Result<CropSpoiler, String> {
@@ -107,11 +114,29 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
             distortion: args.distort,
             cut_at: args.cut_at,
         };
-        evaluate_photos(&labels, &args.root, classifier.as_ref(), spoil)
+        create_pictures_folder(args.pictures.as_ref())?;
+        let mut write_error = None;
+        let scores = evaluate_photos_shown(
+            &labels,
+            &args.root,
+            classifier.as_ref(),
+            spoil,
+            &mut |read| {
+                let Some(dir) = &args.pictures else { return };
+                if read.score.tables_right == 1 || write_error.is_some() {
+                    return;
+                }
+                write_error = write_picture(dir, &read).err();
+            },
+        );
+        if let Some(e) = write_error {
+            return Err(CliError::failed(e));
+        }
+        scores
     } else {
-        if args.distort.is_some() || args.cut_at.is_some() {
+        if args.distort.is_some() || args.cut_at.is_some() || args.pictures.is_some() {
             return Err(CliError::usage(
-                "--distort and --cut-at apply to photos, not crops",
+                "--distort, --cut-at and --pictures apply to photos, not crops",
             ));
         }
         let mut labels = Vec::new();
@@ -135,6 +160,25 @@ pub fn run(args: &EvalArgs, photos: bool) -> CliResult {
     Ok(())
 }
 
+/// Writes one photo with its answer drawn, named after its file and score.
+fn write_picture(dir: &Path, read: &PhotoRead) -> Result<(), String> {
+    let mut picture = read.photo.image.clone();
+    draw_answer(&mut picture, read.reading, 8);
+    let stem = Path::new(&read.label.image)
+        .with_extension("")
+        .to_string_lossy()
+        .replace(['/', '\\'], "-");
+    let s = read.score;
+    let name = format!(
+        "{stem}-right-{}-of-{}-missed-{}-false-{}.jpg",
+        s.right, s.cards, s.missed, s.false_cards
+    );
+    let path = dir.join(name);
+    picture
+        .save(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 fn scores_json(scores: &Scores) -> serde_json::Value {
     json!(scores.iter().map(|(group, s)| (group.clone(), json!({
         "items": s.items, "cards": s.cards, "found": s.found, "missed": s.missed,
@@ -143,6 +187,7 @@ fn scores_json(scores: &Scores) -> serde_json::Value {
             "shading": s.attribute_accuracy(2), "shape": s.attribute_accuracy(3)},
         "confusion": confusion_json(s),
         "tables_right": s.tables_right, "median_ms": s.median_millis(), "failures": s.failures,
+        "not_fully_right": s.imperfect,
     }))).collect::<serde_json::Map<_, _>>())
 }
 
@@ -210,6 +255,9 @@ fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
         print_confusion(s);
         for failure in &s.failures {
             outln!("  failed: {failure}");
+        }
+        for photo in &s.imperfect {
+            outln!("  not fully right: {photo}");
         }
     }
     if !scores.sources.is_empty() {
