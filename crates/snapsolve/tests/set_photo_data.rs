@@ -120,7 +120,8 @@ fn network_reader_copes_with_spoilt_photos() {
     // colours.) The video's hard ends, session 48: bright, shaken and tiny 100% / 100%,
     // defocused 99.8% (one card missed), grainy 98.9% (436/441, four missed on the dimmest
     // tomwhite photos) / 100%; session 49, a grainy photo's crops also named smoothed
-    // (`set_photo::classify::SmoothedCrops`): 99.1% (437/441, three missed) / 100%.
+    // (`set_photo::classify::SmoothedCrops`): 99.1% (437/441, three missed) / 100%; tilted
+    // (session 49) 100% / 100%.
     for distortion in Distortion::ALL {
         // A card or two of slack: the network's float sums may round differently on another CPU.
         let (std, alt, false_cards, missed) = match distortion {
@@ -203,6 +204,27 @@ fn network_reader_copes_with_the_newer_photos_in_grain() {
         ("vimalloc/set-solver (std)", 0.96),
     ];
     check_newer_photos(&root, Some(Distortion::Grainy), floors);
+}
+
+/// The newer photos taken by a phone turned 15 degrees further towards the
+/// table's far side (`--distort tilted`, zoomed out to keep the whole photo):
+/// vidagy's tables, steep already, lose far cards the finder no longer
+/// proposes. Measured when set (session 49): errcw 36/36, perimosocordiae
+/// 59/60, vidagy 55/66 (11 missed), vimalloc 52/53. A floor to hold, not a
+/// goal: issue 13 asks for 95% of every source.
+#[test]
+fn network_reader_copes_with_the_newer_photos_tilted() {
+    let Some(root) = shared_data_or_skip("network_reader_copes_with_the_newer_photos_tilted")
+    else {
+        return;
+    };
+    let floors = [
+        ("errcw/set-solver (std)", 1.0),
+        ("perimosocordiae/set-finder (std)", 0.96),
+        ("vidagy/setsolver (std)", 0.8),
+        ("vimalloc/set-solver (std)", 0.96),
+    ];
+    check_newer_photos(&root, Some(Distortion::Tilted), floors);
 }
 
 /// Reads the 19 photos of `set/more_photos.jsonl` (spoilt by `distortion`,

@@ -8,8 +8,9 @@
 //! Light and compression go through the renderer's camera
 //! (`snapsolve_synth::Camera`), fixed instead of random.
 
-use image::RgbImage;
 use image::imageops::{FilterType, resize, rotate90};
+use image::{Rgb, RgbImage};
+use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use snapsolve_synth::Camera;
@@ -43,11 +44,16 @@ pub enum Distortion {
     Tiny,
     /// A dim room's grain: every channel at 50% and sensor noise of 12.
     Grainy,
+    /// The phone turned 20 degrees further towards the table's far side
+    /// (a phone's field of view, zoomed out to keep the whole photo in
+    /// frame): far cards smaller and squatter than near ones, the frame's
+    /// new corners filled with the photo's top row's mean colour.
+    Tilted,
 }
 
 impl Distortion {
     /// Every distortion, in the order the help lists them.
-    pub const ALL: [Distortion; 11] = [
+    pub const ALL: [Distortion; 12] = [
         Distortion::Warm,
         Distortion::Cold,
         Distortion::Dark,
@@ -59,6 +65,7 @@ impl Distortion {
         Distortion::Shaken,
         Distortion::Tiny,
         Distortion::Grainy,
+        Distortion::Tilted,
     ];
 
     /// Its name on the command line.
@@ -75,6 +82,7 @@ impl Distortion {
             Distortion::Shaken => "shaken",
             Distortion::Tiny => "tiny",
             Distortion::Grainy => "grainy",
+            Distortion::Tilted => "tilted",
         }
     }
 
@@ -91,6 +99,7 @@ impl Distortion {
             Distortion::Small => image = shrunk(&image, 640.0),
             Distortion::Tiny => image = shrunk(&image, 400.0),
             Distortion::Turned => image = rotate90(&image),
+            Distortion::Tilted => image = tilted(&image),
             through_a_camera => {
                 let longer = image.width().max(image.height()) as f32;
                 shoot(&mut image, through_a_camera.camera(longer));
@@ -125,7 +134,7 @@ impl Distortion {
                 noise: 12.0,
                 ..Camera::still([0.5; 3])
             },
-            Distortion::Small | Distortion::Tiny | Distortion::Turned => still,
+            Distortion::Small | Distortion::Tiny | Distortion::Turned | Distortion::Tilted => still,
         }
     }
 }
@@ -133,6 +142,58 @@ impl Distortion {
 /// The picture through a fixed camera; a fixed seed, so the same noise each run.
 fn shoot(image: &mut RgbImage, camera: Camera) {
     camera.apply(image, &mut StdRng::seed_from_u64(0));
+}
+
+/// The picture as a phone turned 20 degrees further towards the table's far
+/// side would take it ([`Distortion::Tilted`]): a camera of a phone's usual
+/// field of view (focal length 0.75 of the longer side) turned about its
+/// centre maps the picture by `K' R K^-1`, and the turned view is zoomed
+/// out (`K'`, a shorter focal length) until the whole photo stays in frame.
+/// (A trapezoid drawn by hand is no view any camera could take: the
+/// reader's camera model could not place its cards in space.)
+fn tilted(image: &RgbImage) -> RgbImage {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let (cx, cy) = (w / 2.0, h / 2.0);
+    let focal = 0.75 * w.max(h);
+    let (sin, cos) = TILT_DEGREES.to_radians().sin_cos();
+    // A picture point's ray, turned about the camera's x axis: where it
+    // meets a camera of focal length 1, as (x, y) about the centre.
+    let turned = |(x, y): (f32, f32)| -> (f32, f32) {
+        let (dx, dy, dz) = ((x - cx) / focal, (y - cy) / focal, 1.0);
+        let (ry, rz) = (cos * dy + sin * dz, -sin * dy + cos * dz);
+        (dx / rz, ry / rz)
+    };
+    let frame = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+    let corners = frame.map(turned);
+    let zoomed = corners
+        .iter()
+        .map(|&(x, y)| (cx / x.abs().max(1e-6)).min(cy / y.abs().max(1e-6)))
+        .fold(focal, f32::min)
+        * 0.98;
+    // K' R K^-1 is the homography that takes the corners where they turn to.
+    let Some(projection) = Projection::from_control_points(
+        frame,
+        corners.map(|(x, y)| (cx + zoomed * x, cy + zoomed * y)),
+    ) else {
+        return image.clone();
+    };
+    let fill = Border::Constant(top_row_mean(image));
+    warp(image, projection, Interpolation::Bilinear, fill)
+}
+
+/// How far [`Distortion::Tilted`] turns the camera towards the far side.
+const TILT_DEGREES: f32 = 15.0;
+
+/// The mean colour of a picture's top row (black for an empty picture).
+fn top_row_mean(image: &RgbImage) -> Rgb<u8> {
+    let mut sum = [0u64; 3];
+    for x in 0..image.width() {
+        for (s, v) in sum.iter_mut().zip(image.get_pixel(x, 0).0) {
+            *s += u64::from(v);
+        }
+    }
+    let n = u64::from(image.width()).max(1);
+    Rgb(sum.map(|s| (s / n) as u8))
 }
 
 /// The picture with its longer side shrunk to `longest` pixels (never grown).
@@ -209,6 +270,37 @@ mod tests {
         let mean = grainy.pixels().map(|p| f32::from(p.0[0])).sum::<f32>() / (64.0 * 48.0);
         assert!((mean - 100.0).abs() < 3.0, "{mean}");
         assert!(grainy.pixels().any(|p| p.0[0] != 100));
+    }
+
+    #[test]
+    fn a_tilted_photo_narrows_towards_its_top() {
+        // Pale, with a dark frame one pixel wide: after the turn the dark
+        // frame's top side is shorter than its bottom side, the picture's
+        // middle column stays the middle, and the corners show the top row's
+        // mean.
+        let image = RgbImage::from_fn(400, 300, |x, y| {
+            let frame = x == 0 || y == 0 || x == 399 || y == 299;
+            Rgb([if frame { 0 } else { 240 }; 3])
+        });
+        let spoilt = Distortion::Tilted.apply(Photo::from_upright(image)).image;
+        assert_eq!(spoilt.dimensions(), (400, 300));
+        // The top row is all frame: the corners are dark.
+        assert_eq!(spoilt.get_pixel(1, 1).0, [0; 3]);
+        // The widest run of pale pixels of a row.
+        let pale = |y: u32| {
+            (0..400)
+                .filter(|&x| spoilt.get_pixel(x, y).0[0] > 200)
+                .count()
+        };
+        let rows: Vec<u32> = (0..300).filter(|&y| pale(y) > 0).collect();
+        let (top, bottom) = (rows[2], rows[rows.len() - 3]);
+        assert!(
+            pale(top) * 10 < pale(bottom) * 9,
+            "{} {}",
+            pale(top),
+            pale(bottom)
+        );
+        assert!(spoilt.get_pixel(200, 150).0[0] > 200);
     }
 
     #[test]
