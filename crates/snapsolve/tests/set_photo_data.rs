@@ -208,10 +208,12 @@ fn network_reader_copes_with_the_newer_photos_in_grain() {
 
 /// The newer photos taken by a phone turned 15 degrees further towards the
 /// table's far side (`--distort tilted`, zoomed out to keep the whole photo):
-/// vidagy's tables, steep already, lose far cards the finder no longer
-/// proposes. Measured when set (session 49): errcw 36/36, perimosocordiae
-/// 59/60, vidagy 55/66 (11 missed), vimalloc 52/53. A floor to hold, not a
-/// goal: issue 13 asks for 95% of every source.
+/// vidagy's tables, steep already, lost far cards the finder no longer
+/// proposed. Measured when set (session 49): errcw 36/36, perimosocordiae
+/// 59/60, vidagy 55/66 (11 missed), vimalloc 52/53; session 50, the focal
+/// length of the zoomed-out view searched for where a phone's usual one
+/// finds no table (`cards::plane`): vidagy 63/66 (3 missed), the others as
+/// before.
 #[test]
 fn network_reader_copes_with_the_newer_photos_tilted() {
     let Some(root) = shared_data_or_skip("network_reader_copes_with_the_newer_photos_tilted")
@@ -221,7 +223,7 @@ fn network_reader_copes_with_the_newer_photos_tilted() {
     let floors = [
         ("errcw/set-solver (std)", 1.0),
         ("perimosocordiae/set-finder (std)", 0.96),
-        ("vidagy/setsolver (std)", 0.8),
+        ("vidagy/setsolver (std)", 0.93),
         ("vimalloc/set-solver (std)", 0.96),
     ];
     check_newer_photos(&root, Some(Distortion::Tilted), floors);

@@ -144,7 +144,7 @@ fn shoot(image: &mut RgbImage, camera: Camera) {
     camera.apply(image, &mut StdRng::seed_from_u64(0));
 }
 
-/// The picture as a phone turned 20 degrees further towards the table's far
+/// The picture as a phone turned [`TILT_DEGREES`] further towards the table's far
 /// side would take it ([`Distortion::Tilted`]): a camera of a phone's usual
 /// field of view (focal length 0.75 of the longer side) turned about its
 /// centre maps the picture by `K' R K^-1`, and the turned view is zoomed

@@ -36,6 +36,10 @@ use crate::sudoku_photo::labels::{Split, photos_in_split};
 /// A phone's main camera: focal length over the picture's longer side.
 const PHONE_FOCAL: f32 = 0.75;
 
+/// Lenses of [`Condition::OtherLens`]: focal length over the picture's
+/// longer side.
+const OTHER_FOCALS: [f32; 4] = [0.4, 1.2, 0.5, 1.5];
+
 /// One named hard condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Condition {
@@ -107,11 +111,16 @@ pub enum Condition {
     /// wallpapers and paper textures (surfaces nothing here was tuned on) or
     /// on a white desk. Needs the shared data and the wallpapers.
     PhotographedCards,
+    /// Twelve cards seen 50 degrees from straight down through a lens other
+    /// than a phone's main one: a wide-angle lens (focal length 0.4 or 0.5
+    /// of the longer side) or a photo cropped to the table (1.2 or 1.5).
+    /// (Last: a condition's place seeds its tables.)
+    OtherLens,
 }
 
 impl Condition {
     /// Every condition, in report order.
-    pub const ALL: [Condition; 23] = [
+    pub const ALL: [Condition; 24] = [
         Condition::WhiteOnWhite,
         Condition::LightWood,
         Condition::ClutterNoCards,
@@ -135,6 +144,7 @@ impl Condition {
         Condition::TexturedTables,
         Condition::TexturesNoCards,
         Condition::PhotographedCards,
+        Condition::OtherLens,
     ];
 
     /// Short name for reports and `--only`.
@@ -147,6 +157,7 @@ impl Condition {
             Condition::SingleCloseUp => "single-close-up",
             Condition::TwentyOneTouching => "21-touching",
             Condition::SteepAngle => "steep-angle",
+            Condition::OtherLens => "other-lens",
             Condition::DimWarm => "dim-warm",
             Condition::AloneOnWhite => "alone-on-white",
             Condition::WhiteDeskClutter => "white-desk-clutter",
@@ -240,6 +251,11 @@ impl Condition {
             Condition::SteepAngle => {
                 spec.view_tilt = 55f32.to_radians();
                 spec.view_focal = Some(PHONE_FOCAL);
+            }
+            Condition::OtherLens => {
+                spec.view_tilt = 50f32.to_radians();
+                // Every lens meets both editions (which alternate by index).
+                spec.view_focal = Some(OTHER_FOCALS[(index / 2) % OTHER_FOCALS.len()]);
             }
             Condition::DimWarm => spec.lighting = Lighting::DimWarm,
             Condition::AloneOnWhite => {

@@ -14,6 +14,7 @@
 use image::{Rgb, RgbImage};
 use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
 
+use super::CARD_ASPECT;
 use crate::quad::{Camera, Quad};
 
 /// Fewest cards whose normals make a table's.
@@ -36,8 +37,12 @@ const MIN_TILT: f64 = 0.35;
 /// third of its size there, too small for its symbols to be read, and the
 /// near row of a steep table, the largest cards, went unfound. Steep stress
 /// tables 400-447 with margins of 1.5, 2, 2.5 and 3 cards: 555, 556, 555 and
-/// 554 cards right, against 537.)
-const MARGIN: f32 = 2.0;
+/// 554 cards right, against 537. Session 50 laid the view around the cards
+/// on the table only, and a wide-angle lens's near row, found alone, lies
+/// nearly three card sides from the far row: with 3 cards, steep tables
+/// 400-447 and 448-495 569 and 551 right, as with 2 (569, 551), and the
+/// other lenses' 489 and 480, against 465 and 466.)
+const MARGIN: f32 = 3.0;
 
 /// The picture seen straight down onto the table, and the map back.
 pub(super) struct StraightDown {
@@ -58,8 +63,7 @@ impl StraightDown {
 /// The view of `image` straight down onto the table the cards `found` lie
 /// on, when they agree that it is seen at a steep angle.
 pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<StraightDown> {
-    let camera = Camera::guess(image.width(), image.height());
-    let (normal, cards) = table_normal(found, &camera)?;
+    let (camera, normal, cards) = table_seen(image, found)?;
     // Rotate the camera so that it looks along -normal (into the table).
     let look = [-normal[0], -normal[1], -normal[2]];
     let cos = look[2];
@@ -73,12 +77,21 @@ pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<Straight
         // Behind the turned camera: beyond the table's horizon.
         (q[2] > 1e-6).then(|| [(q[0] / q[2]) as f32, (q[1] / q[2]) as f32])
     };
-    let mut mapped = Vec::with_capacity(4 * found.len());
-    for quad in found {
-        for &corner in &quad.corners {
-            mapped.push(to_view(corner)?);
-        }
+    // Nothing found lies beyond the table's horizon.
+    if found
+        .iter()
+        .flat_map(|q| q.corners)
+        .any(|c| to_view(c).is_none())
+    {
+        return None;
     }
+    // The view is laid around the cards on the table: another outline found
+    // (a lid, a ball) may map far off the table and would shrink them.
+    let mapped: Vec<[f32; 2]> = cards
+        .iter()
+        .flat_map(|q| q.corners)
+        .filter_map(to_view)
+        .collect();
     // Seen straight down, the cards that gave the normal are alike: one
     // size. Squares of a grid seen at an angle may agree on a normal, but
     // not straightened by it.
@@ -134,6 +147,56 @@ pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<Straight
         to_photo: to_view.invert(),
     })
 }
+
+/// The camera, the table's normal and the cards that agree on it: through
+/// a phone's usual camera ([`Camera::guess`]) where that finds a table,
+/// else through the focal length of [`OTHER_FOCALS`] under which the most
+/// cards agree, and on a tie, under which they come closest to a card's
+/// proportions. A photo from a wide-angle lens, or one cropped, has another
+/// focal length, and a card seen steeply through the wrong one is no
+/// card's shape in space.
+fn table_seen(image: &RgbImage, found: &[Quad]) -> Option<(Camera, [f64; 3], Vec<Quad>)> {
+    let guess = Camera::guess(image.width(), image.height());
+    if let Some((normal, cards)) = table_normal(found, &guess) {
+        return Some((guess, normal, cards));
+    }
+    OTHER_FOCALS
+        .into_iter()
+        .filter_map(|scale| {
+            let camera = Camera {
+                focal: guess.focal * scale,
+                ..guess
+            };
+            let (normal, cards) = table_normal(found, &camera)?;
+            let misfit = median_misfit(&cards, &camera);
+            Some((cards.len(), misfit, (camera, normal, cards)))
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, _, seen)| seen)
+}
+
+/// How far the median of `cards`' proportions in space, seen by `camera`,
+/// lies from a card's (as the log of their ratio, so that too long and too
+/// short weigh alike).
+fn median_misfit(cards: &[Quad], camera: &Camera) -> f32 {
+    let mut misfits: Vec<f32> = cards
+        .iter()
+        .filter_map(|q| q.rectified_aspect(camera))
+        .map(|a| (a / CARD_ASPECT).ln().abs())
+        .collect();
+    misfits.sort_by(f32::total_cmp);
+    misfits
+        .get(misfits.len() / 2)
+        .copied()
+        .unwrap_or(f32::INFINITY)
+}
+
+/// Focal lengths tried, as shares of the guess's, where the guess finds no
+/// table: a wide-angle lens (or a view zoomed out) down to half of it, a
+/// cropped photo up to twice it, each an eighth or so from the next.
+const OTHER_FOCALS: [f32; 12] = [
+    0.5, 0.56, 0.63, 0.71, 0.8, 0.89, 1.12, 1.26, 1.41, 1.59, 1.78, 2.0,
+];
 
 /// The median of the plane normals of the outlines that are rectangles of a
 /// card's proportions in space, made unit, where at least [`MIN_CARDS`] of
@@ -279,6 +342,25 @@ mod tests {
         assert!(agreement > 0.999, "{normal:?}");
         let view = straight_down(&RgbImage::new(640, 480), &table(&camera, tilt));
         assert!(view.is_some_and(|v| v.image.width() >= 16 && v.image.height() >= 16));
+    }
+
+    #[test]
+    fn a_wide_angle_lens_is_found_where_the_guess_sees_no_table() {
+        let guess = Camera::guess(640, 480);
+        let wide = Camera {
+            focal: 0.5 * guess.focal,
+            ..guess
+        };
+        let tilt = 55f32.to_radians();
+        let cards = table(&wide, tilt);
+        assert!(table_normal(&cards, &guess).is_none());
+        let (camera, normal, agreeing) =
+            table_seen(&RgbImage::new(640, 480), &cards).expect("a table");
+        assert_eq!(camera.focal, wide.focal);
+        assert_eq!(agreeing.len(), 6);
+        let truth = [0.0, f64::from(tilt.sin()), -f64::from(tilt.cos())];
+        let agreement: f64 = (0..3).map(|k| normal[k] * truth[k]).sum();
+        assert!(agreement > 0.999, "{normal:?}");
     }
 
     #[test]
