@@ -41,7 +41,8 @@ const MIN_TILT: f64 = 0.35;
 /// on the table only, and a wide-angle lens's near row, found alone, lies
 /// nearly three card sides from the far row: with 3 cards, steep tables
 /// 400-447 and 448-495 569 and 551 right, as with 2 (569, 551), and the
-/// other lenses' 489 and 480, against 465 and 466.)
+/// other lenses' 489 and 480, against 465 and 466 (the condition's tables
+/// as first seeded, docs/evaluation.md, session 50).)
 const MARGIN: f32 = 3.0;
 
 /// The picture seen straight down onto the table, and the map back.
@@ -163,10 +164,7 @@ fn table_seen(image: &RgbImage, found: &[Quad]) -> Option<(Camera, [f64; 3], Vec
     OTHER_FOCALS
         .into_iter()
         .filter_map(|scale| {
-            let camera = Camera {
-                focal: guess.focal * scale,
-                ..guess
-            };
+            let camera = guess.with_focal_times(scale);
             let (normal, cards) = table_normal(found, &camera)?;
             let misfit = median_misfit(&cards, &camera);
             Some((cards.len(), misfit, (camera, normal, cards)))
@@ -347,10 +345,7 @@ mod tests {
     #[test]
     fn a_wide_angle_lens_is_found_where_the_guess_sees_no_table() {
         let guess = Camera::guess(640, 480);
-        let wide = Camera {
-            focal: 0.5 * guess.focal,
-            ..guess
-        };
+        let wide = guess.with_focal_times(0.5);
         let tilt = 55f32.to_radians();
         let cards = table(&wide, tilt);
         assert!(table_normal(&cards, &guess).is_none());

@@ -32,6 +32,15 @@ impl Camera {
         }
     }
 
+    /// The same camera with its focal length `times` as long (another lens,
+    /// or the photo cropped).
+    pub fn with_focal_times(self, times: f32) -> Camera {
+        Camera {
+            focal: self.focal * times,
+            ..self
+        }
+    }
+
     /// Pixel to direction in the camera frame (`K^-1 [x, y, 1]`, times the focal).
     fn ray(&self, p: Point2) -> [f64; 3] {
         [
