@@ -16,6 +16,8 @@ use rand::rngs::StdRng;
 use snapsolve_synth::Camera;
 use snapsolve_vision::Photo;
 
+use super::stress::PHONE_FOCAL;
+
 /// One way of spoiling a photo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Distortion {
@@ -44,7 +46,7 @@ pub enum Distortion {
     Tiny,
     /// A dim room's grain: every channel at 50% and sensor noise of 12.
     Grainy,
-    /// The phone turned 20 degrees further towards the table's far side
+    /// The phone turned [`TILT_DEGREES`] further towards the table's far side
     /// (a phone's field of view, zoomed out to keep the whole photo in
     /// frame): far cards smaller and squatter than near ones, the frame's
     /// new corners filled with the photo's top row's mean colour.
@@ -146,7 +148,7 @@ fn shoot(image: &mut RgbImage, camera: Camera) {
 
 /// The picture as a phone turned [`TILT_DEGREES`] further towards the table's far
 /// side would take it ([`Distortion::Tilted`]): a camera of a phone's usual
-/// field of view (focal length 0.75 of the longer side) turned about its
+/// field of view ([`PHONE_FOCAL`] of the longer side) turned about its
 /// centre maps the picture by `K' R K^-1`, and the turned view is zoomed
 /// out (`K'`, a shorter focal length) until the whole photo stays in frame.
 /// (A trapezoid drawn by hand is no view any camera could take: the
@@ -154,7 +156,7 @@ fn shoot(image: &mut RgbImage, camera: Camera) {
 fn tilted(image: &RgbImage) -> RgbImage {
     let (w, h) = (image.width() as f32, image.height() as f32);
     let (cx, cy) = (w / 2.0, h / 2.0);
-    let focal = 0.75 * w.max(h);
+    let focal = PHONE_FOCAL * w.max(h);
     let (sin, cos) = TILT_DEGREES.to_radians().sin_cos();
     // A picture point's ray, turned about the camera's x axis: where it
     // meets a camera of focal length 1, as (x, y) about the centre.
