@@ -169,7 +169,8 @@ fn network_reader_keeps_its_accuracy_per_source_on_the_newer_photos() {
 /// pale stripes fade, which the reader's ink checks mend
 /// (`set_photo::ink_checks`). Measured when set (session 48): errcw 36/36,
 /// perimosocordiae 55/60, vidagy 65/66, vimalloc 50/53; before the checks
-/// 36, 39, 65 and 49.
+/// 36, 39, 65 and 49. Session 51, stripes looked for at the picture's own
+/// resolution (`set_photo::stripes`): perimosocordiae 56/60, vimalloc 52/53.
 #[test]
 fn network_reader_copes_with_the_newer_photos_over_exposed() {
     let Some(root) = shared_data_or_skip("network_reader_copes_with_the_newer_photos_over_exposed")
@@ -178,9 +179,9 @@ fn network_reader_copes_with_the_newer_photos_over_exposed() {
     };
     let floors = [
         ("errcw/set-solver (std)", 1.0),
-        ("perimosocordiae/set-finder (std)", 0.88),
+        ("perimosocordiae/set-finder (std)", 0.91),
         ("vidagy/setsolver (std)", 0.96),
-        ("vimalloc/set-solver (std)", 0.92),
+        ("vimalloc/set-solver (std)", 0.96),
     ];
     check_newer_photos(&root, Some(Distortion::Bright), floors);
 }

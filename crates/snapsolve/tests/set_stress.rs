@@ -74,6 +74,8 @@ fn floor(condition: Condition) -> Floor {
         // New in session 32, an open gap: light 1.35-1.7 times what white
         // paper takes. 64 / 64 of 72 here; 400-447 and 448-495 name 521 and
         // 523 of 576 (purple read red, striped read open as the tint clips).
+        // Session 51 (stripes looked for at the picture's own resolution):
+        // 67 / 67 here as before; 400-447 533 -> 542 named, 448-495 538 -> 544.
         Condition::Overexposed => (0.87, 0.87, 0),
         // New in session 37, an open gap: a lamp's reflection on a glossy
         // table over some of the cards. 67 / 69 of 72 here; 400-447 567 / 570

@@ -41,9 +41,8 @@ pub struct EditionScore {
     /// Cards seen in part (cut off by the photo's edge or by the part a cut
     /// file lacks), not named (photos only).
     pub partial: usize,
-    /// Per attribute (number, color, shading, shape), counts of paired cards
-    /// by true value (rows) and read value (columns).
-    pub confusion: [[[usize; 3]; 3]; 4],
+    /// Paired cards' attributes, true against read.
+    pub confusion: AttributeConfusion,
     /// Milliseconds per item (decode included), in input order.
     pub millis: Vec<f64>,
     /// Items that could not be read (with why).
@@ -84,10 +83,7 @@ impl EditionScore {
             );
         }
         for (r, t) in pair_cards(read, truth) {
-            for (a, attribute) in Attribute::ALL.iter().enumerate() {
-                let (truth_value, read_value) = (t.value(*attribute), r.value(*attribute));
-                self.confusion[a][usize::from(truth_value)][usize::from(read_value)] += 1;
-            }
+            self.confusion.count(t, r);
         }
         right == truth.len() && read.len() == truth.len()
     }
@@ -104,12 +100,8 @@ impl EditionScore {
         self.partial += other.partial;
         for a in 0..4 {
             self.attribute_right[a] += other.attribute_right[a];
-            for t in 0..3 {
-                for r in 0..3 {
-                    self.confusion[a][t][r] += other.confusion[a][t][r];
-                }
-            }
         }
+        self.confusion.add(&other.confusion);
         self.millis.extend(&other.millis);
         self.failures.extend(other.failures.iter().cloned());
         self.imperfect.extend(other.imperfect.iter().cloned());
@@ -120,6 +112,56 @@ impl EditionScore {
         let mut m = self.millis.clone();
         m.sort_by(f64::total_cmp);
         m.get(m.len() / 2).copied().unwrap_or(0.0)
+    }
+}
+
+/// Per attribute (number, color, shading, shape), counts of cards by true
+/// value (rows) and read value (columns).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AttributeConfusion {
+    /// `counts[attribute][true value][read value]`.
+    pub counts: [[[usize; 3]; 3]; 4],
+}
+
+impl AttributeConfusion {
+    /// Counts one card read as `read` whose true name is `truth`.
+    pub fn count(&mut self, truth: Card, read: Card) {
+        for (a, attribute) in Attribute::ALL.iter().enumerate() {
+            let (t, r) = (truth.value(*attribute), read.value(*attribute));
+            self.counts[a][usize::from(t)][usize::from(r)] += 1;
+        }
+    }
+
+    /// Adds another table's counts to these.
+    pub fn add(&mut self, other: &AttributeConfusion) {
+        for (mine, theirs) in self
+            .counts
+            .iter_mut()
+            .flatten()
+            .zip(other.counts.iter().flatten())
+        {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
+    }
+
+    /// Every mistake as (attribute, true value, read value, count), largest
+    /// first.
+    pub fn mistakes(&self) -> Vec<(Attribute, usize, usize, usize)> {
+        let mut mistakes = Vec::new();
+        for (a, attribute) in Attribute::ALL.iter().enumerate() {
+            for t in 0..3 {
+                for r in (0..3).filter(|&r| r != t) {
+                    let count = self.counts[a][t][r];
+                    if count > 0 {
+                        mistakes.push((*attribute, t, r, count));
+                    }
+                }
+            }
+        }
+        mistakes.sort_by_key(|m| std::cmp::Reverse(m.3));
+        mistakes
     }
 }
 
@@ -448,8 +490,8 @@ mod tests {
         let mut score = EditionScore::default();
         assert!(!score.tally(&read, &truth));
         // Shape: the diamond read where a squiggle lies.
-        assert_eq!(score.confusion[3][2][0], 1);
-        assert_eq!(score.confusion[3][1][1], 1);
+        assert_eq!(score.confusion.counts[3][2][0], 1);
+        assert_eq!(score.confusion.counts[3][1][1], 1);
         assert_eq!((score.false_cards, score.right), (1, 1));
     }
 

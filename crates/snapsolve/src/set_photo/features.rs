@@ -158,13 +158,13 @@ pub fn measure(crop: &RgbImage) -> Option<CardFeatures> {
 }
 
 /// The crop without a 7% margin (rounded corners, table showing at the edges).
-fn inner_area(crop: &RgbImage) -> RgbImage {
+pub(super) fn inner_area(crop: &RgbImage) -> RgbImage {
     let (w, h) = crop.dimensions();
     let (mx, my) = ((w as f32 * 0.07) as u32, (h as f32 * 0.07) as u32);
     image::imageops::crop_imm(crop, mx, my, w - 2 * mx, h - 2 * my).to_image()
 }
 
-fn median_colour(image: &RgbImage) -> [f32; 3] {
+pub(super) fn median_colour(image: &RgbImage) -> [f32; 3] {
     std::array::from_fn(|c| {
         let mut values: Vec<u8> = image.pixels().map(|p| p.0[c]).collect();
         let mid = values.len() / 2;
@@ -174,7 +174,7 @@ fn median_colour(image: &RgbImage) -> [f32; 3] {
 }
 
 /// 255 x how far below the paper each pixel is, in its darkest normalised channel.
-fn ink_strength(image: &RgbImage, paper: [f32; 3]) -> GrayImage {
+pub(super) fn ink_strength(image: &RgbImage, paper: [f32; 3]) -> GrayImage {
     let mut out = GrayImage::new(image.width(), image.height());
     for (o, p) in out.pixels_mut().zip(image.pixels()) {
         let darkest = (0..3)
@@ -186,7 +186,7 @@ fn ink_strength(image: &RgbImage, paper: [f32; 3]) -> GrayImage {
     out
 }
 
-fn binary(image: &GrayImage, keep: impl Fn(u8) -> bool) -> GrayImage {
+pub(super) fn binary(image: &GrayImage, keep: impl Fn(u8) -> bool) -> GrayImage {
     let mut out = GrayImage::new(image.width(), image.height());
     for (o, p) in out.pixels_mut().zip(image.pixels()) {
         *o = Luma([if keep(p.0[0]) { 255 } else { 0 }]);
@@ -195,7 +195,7 @@ fn binary(image: &GrayImage, keep: impl Fn(u8) -> bool) -> GrayImage {
 }
 
 /// Filled masks of the symbols, largest first.
-fn symbol_masks(closed: &GrayImage) -> Vec<GrayImage> {
+pub(super) fn symbol_masks(closed: &GrayImage) -> Vec<GrayImage> {
     let labels = connected_components(closed, Connectivity::Eight, Luma([0u8]));
     let mut sizes = std::collections::HashMap::<u32, usize>::new();
     for p in labels.pixels() {

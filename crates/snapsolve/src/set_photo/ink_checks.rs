@@ -20,7 +20,15 @@
 //!   features classifier's fill at least [`STRIPED_FILL`]; 95% of the open
 //!   cards of the shared crops measure under 0.041), is striped.
 //!
-//! Both only swap two of an attribute's probabilities, so the reading's
+//! - **Stripes the network did not see.** Where the tint is gone too, the
+//!   stripes may still show as faint lines at the picture's own resolution,
+//!   finer than the network's crop: a clipped card named open whose symbols'
+//!   insides ripple down the columns ([`STRIPE_RIPPLE`]) many times more than
+//!   along the rows ([`STRIPE_RATIO`]), spread over the columns rather
+//!   than at one edge ([`STRIPE_PEAK_SHARE`]; `set_photo::stripes`), is
+//!   striped.
+//!
+//! All only swap two of an attribute's probabilities, so the reading's
 //! confidence is the network's own.
 
 use image::RgbImage;
@@ -29,6 +37,7 @@ use snapsolve_vision::crop::card_crop;
 
 use super::classify::CardReading;
 use super::features::{measure, strongest_ink_hue};
+use super::stripes::symbol_ripple;
 
 /// The least gap of hue, in degrees, between two groups of cards named red
 /// for the bluer group to be taken for purple.
@@ -43,6 +52,19 @@ pub const STRIPED_DOUBT: f32 = 0.1;
 /// The least share of ink inside the symbols (relative to their outline's)
 /// that makes a card named open striped.
 pub const STRIPED_FILL: f32 = 0.08;
+/// The least ripple down the columns of a card's symbols' insides (mean
+/// square, ink levels of 0-255) for stripes: the open cards clipped white
+/// of the rendered suite (tables 400-447) reach 6, the striped ones the
+/// network named open 0-1,200.
+pub const STRIPE_RIPPLE: f32 = 8.0;
+/// The least ratio of the columns' ripple to the rows' for stripes: open
+/// cards clipped white reach 3.8 (one with a coloured object's edge across
+/// it, 108: [`STRIPE_PEAK_SHARE`]).
+pub const STRIPE_RATIO: f32 = 8.0;
+/// The most of the columns' ripple its largest tenth may hold for stripes:
+/// the striped cards clipped white of the rendered suite hold 0.23-0.79,
+/// the open card with a coloured object's edge across it 1.
+pub const STRIPE_PEAK_SHARE: f32 = 0.9;
 /// A card is clipped white where at least this share of it is at least
 /// [`CLIPPED_LEVEL`] in every channel (the shared photos' cards at 130%
 /// exposure: 0.5-0.95; the rendered suite's cards exposed right: 0).
@@ -62,7 +84,7 @@ const SHADING: usize = 2;
 pub fn check_washed_out_names(image: &RgbImage, cards: &mut [(Quad, CardReading)]) {
     purple_among_reds(image, cards);
     for (quad, reading) in cards.iter_mut() {
-        if is_half_seen_tint(image, quad, reading) {
+        if is_washed_out_stripes(image, quad, reading) {
             reading.attribute_probabilities[SHADING].swap(STRIPED, OPEN);
         }
     }
@@ -71,7 +93,7 @@ pub fn check_washed_out_names(image: &RgbImage, cards: &mut [(Quad, CardReading)
 /// Whether most of a card is clipped white ([`CLIPPED_SHARE`]), judged on
 /// a grid of 12 x 18 points across its outline (no crop is cut: on a picture
 /// exposed right this is all the checks cost).
-fn clipped_white(image: &RgbImage, quad: &Quad) -> bool {
+pub fn clipped_white(image: &RgbImage, quad: &Quad) -> bool {
     const ACROSS: usize = 12;
     const DOWN: usize = 18;
     let clipped = (0..ACROSS * DOWN)
@@ -135,18 +157,26 @@ fn hues_named_red(
 }
 
 /// Whether a clipped card named open shows a tint inside its symbols that
-/// the network half saw.
-fn is_half_seen_tint(image: &RgbImage, quad: &Quad, reading: &CardReading) -> bool {
+/// the network half saw, or stripes at the picture's own resolution.
+fn is_washed_out_stripes(image: &RgbImage, quad: &Quad, reading: &CardReading) -> bool {
     let shading = reading.attribute_probabilities[SHADING];
-    if reading.card().values()[SHADING] as usize != OPEN || shading[STRIPED] < STRIPED_DOUBT {
+    if reading.card().values()[SHADING] as usize != OPEN || !clipped_white(image, quad) {
         return false;
     }
-    if !clipped_white(image, quad) {
-        return false;
-    }
-    card_crop(image, quad)
-        .and_then(|crop| measure(&crop))
-        .is_some_and(|features| features.fill >= STRIPED_FILL)
+    let tint_half_seen = || {
+        shading[STRIPED] >= STRIPED_DOUBT
+            && card_crop(image, quad)
+                .and_then(|crop| measure(&crop))
+                .is_some_and(|features| features.fill >= STRIPED_FILL)
+    };
+    let stripes_seen = || {
+        symbol_ripple(image, quad).is_some_and(|ripple| {
+            ripple.columns >= STRIPE_RIPPLE
+                && ripple.stripe_ratio() >= STRIPE_RATIO
+                && ripple.columns_peak <= STRIPE_PEAK_SHARE
+        })
+    };
+    tint_half_seen() || stripes_seen()
 }
 
 #[cfg(test)]
@@ -193,6 +223,22 @@ mod tests {
             })
             .collect();
         (image, quads)
+    }
+
+    /// Faint upright stripes, a pixel wide every three, across the oval of
+    /// each card of `table`.
+    fn stripe(image: &mut RgbImage, quads: &[Quad], stripe: Rgb<u8>) {
+        for quad in quads {
+            let [x0, y0] = quad.corners[0];
+            let centre = (x0 + CARD_WIDTH as f32 / 2.0, y0 + CARD_HEIGHT as f32 / 2.0);
+            for x in (-24..=24).step_by(3) {
+                let half = 14.0 * (1.0 - (x as f32 / 28.0).powi(2)).sqrt();
+                for y in -(half as i32)..=half as i32 {
+                    let p = ((centre.0 as i32 + x) as u32, (centre.1 as i32 + y) as u32);
+                    image.put_pixel(p.0, p.1, stripe);
+                }
+            }
+        }
     }
 
     /// A sure reading of colour `colour` and shading `shading`, striped at `striped` if open.
@@ -300,5 +346,28 @@ mod tests {
         // Half seen and tinted: striped; tinted but not seen, or seen but no tint: open.
         assert_eq!(shadings, vec![1, 2, 2]);
         assert!((cards[0].1.attribute_probabilities[SHADING][STRIPED] - 0.7).abs() < 1e-6);
+    }
+
+    #[test]
+    fn stripes_too_faint_for_the_network_s_crop_make_a_clipped_open_card_striped() {
+        let purple = Rgb([110, 40, 160]);
+        let (mut image, quads) = table(&[(purple, None), (purple, None)]);
+        stripe(&mut image, &quads[..1], Rgb([235, 215, 245]));
+        let shading_after = |image: &RgbImage| {
+            let mut cards: Vec<(Quad, CardReading)> = quads
+                .iter()
+                .map(|&q| (q, reading(PURPLE, OPEN, 0.0)))
+                .collect();
+            check_washed_out_names(image, &mut cards);
+            cards
+                .iter()
+                .map(|(_, r)| r.card().values()[SHADING])
+                .collect::<Vec<u8>>()
+        };
+        // Striped, though the network gave striped nothing; the open card stays open.
+        assert_eq!(shading_after(&image), vec![1, 2]);
+        // Exposed right, the network's names stand.
+        exposed_right(&mut image);
+        assert_eq!(shading_after(&image), vec![2, 2]);
     }
 }

@@ -8,12 +8,13 @@ pub mod eval;
 pub mod example;
 pub mod faces;
 pub mod features;
-mod ink_checks;
+pub mod ink_checks;
 pub mod margin;
 mod missing_part;
 pub mod picture;
 pub mod steady;
 pub mod stress;
+pub mod stripes;
 pub mod table;
 
 use std::path::Path;

@@ -29,6 +29,7 @@ use snapsolve_vision::draw::draw_quad_outline_mut;
 use snapsolve_vision::{Limits, Photo, Quad};
 
 use super::classify::CardClassifier;
+use super::eval::AttributeConfusion;
 use super::example::seeded_cards;
 use super::table::{Finders, TableCard, TableReading, read_table_with};
 use crate::sudoku_photo::labels::{Split, photos_in_split};
@@ -509,6 +510,9 @@ pub struct StressScore {
     pub false_cards: usize,
     /// Tables with every card right and no false card.
     pub tables_right: usize,
+    /// Found cards' attributes, true against read: which naming mistakes a
+    /// condition causes.
+    pub confusion: AttributeConfusion,
 }
 
 impl StressScore {
@@ -538,6 +542,7 @@ impl StressScore {
         self.misplaced += other.misplaced;
         self.false_cards += other.false_cards;
         self.tables_right += other.tables_right;
+        self.confusion.add(&other.confusion);
     }
 }
 
@@ -598,6 +603,7 @@ pub fn draw_truth_and_outlines(picture: &mut RgbImage, table: &Table, reading: &
 pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> StressScore {
     let mut used = vec![false; reading.cards.len()];
     let (mut found, mut right) = (0, 0);
+    let mut confusion = AttributeConfusion::default();
     for placed in &table.cards {
         let tolerance = tolerance * card_width(&placed.corners);
         let hit = reading.cards.iter().enumerate().find(|(i, c)| {
@@ -607,6 +613,7 @@ pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> Str
             used[i] = true;
             found += 1;
             right += usize::from(card.card == placed.card);
+            confusion.count(placed.card, card.card);
         }
     }
     let (mut misplaced, mut false_cards) = (0, 0);
@@ -638,6 +645,7 @@ pub fn score_table(reading: &TableReading, table: &Table, tolerance: f32) -> Str
         misplaced,
         false_cards,
         tables_right: usize::from(right == table.cards.len() && misplaced + false_cards == 0),
+        confusion,
     }
 }
 

@@ -7,7 +7,7 @@ use serde_json::json;
 use snapsolve::set_photo::distort::{CropSpoiler, Distortion};
 use snapsolve::set_photo::draw_answer;
 use snapsolve::set_photo::eval::{
-    EditionScore, PhotoRead, PhotoScores, PhotoSpoil, Scores, evaluate_crops,
+    AttributeConfusion, PhotoRead, PhotoScores, PhotoSpoil, Scores, evaluate_crops,
     evaluate_photos_shown, parse_crop_labels, parse_photo_labels,
 };
 use snapsolve::train::card_negatives::card_network_trained_on;
@@ -186,34 +186,31 @@ fn scores_json(scores: &Scores) -> serde_json::Value {
         "false_cards": s.false_cards, "partial": s.partial, "card_accuracy": s.card_accuracy(),
         "attribute_accuracy": {"number": s.attribute_accuracy(0), "color": s.attribute_accuracy(1),
             "shading": s.attribute_accuracy(2), "shape": s.attribute_accuracy(3)},
-        "confusion": confusion_json(s),
+        "confusion": confusion_json(&s.confusion),
         "tables_right": s.tables_right, "median_ms": s.median_millis(), "failures": s.failures,
         "not_fully_right": s.imperfect,
     }))).collect::<serde_json::Map<_, _>>())
 }
 
 /// `{"shape": {"squiggle": {"diamond": 2, ...}, ...}, ...}`: true value, then read value.
-fn confusion_json(s: &EditionScore) -> serde_json::Value {
+pub(super) fn confusion_json(confusion: &AttributeConfusion) -> serde_json::Value {
+    let attribute_json = |(a, attribute): (usize, &Attribute)| {
+        let names = attribute.value_names();
+        let row = |t: usize| {
+            let cells = (0..3).map(|r| (names[r].to_string(), json!(confusion.counts[a][t][r])));
+            (
+                names[t].to_string(),
+                json!(cells.collect::<serde_json::Map<_, _>>()),
+            )
+        };
+        let rows = (0..3).map(row).collect::<serde_json::Map<_, _>>();
+        (attribute.name().to_string(), json!(rows))
+    };
     json!(
         Attribute::ALL
             .iter()
             .enumerate()
-            .map(|(a, attribute)| {
-                let names = attribute.value_names();
-                let rows = (0..3)
-                    .map(|t| {
-                        (
-                            names[t].to_string(),
-                            json!(
-                                (0..3)
-                                    .map(|r| (names[r].to_string(), json!(s.confusion[a][t][r])))
-                                    .collect::<serde_json::Map<_, _>>()
-                            ),
-                        )
-                    })
-                    .collect::<serde_json::Map<_, _>>();
-                (attribute.name().to_string(), json!(rows))
-            })
+            .map(attribute_json)
             .collect::<serde_json::Map<_, _>>()
     )
 }
@@ -253,7 +250,7 @@ fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
             if photos { "photo" } else { "crop" },
             s.median_millis()
         );
-        print_confusion(s);
+        print_confusion(&s.confusion);
         for failure in &s.failures {
             outln!("  failed: {failure}");
         }
@@ -288,25 +285,16 @@ fn print_scores(scores: &PhotoScores, photos: bool, classifier: &str) {
     }
 }
 
-/// The mistakes per attribute, as "true → read: count", paired cards only.
-fn print_confusion(s: &EditionScore) {
-    let mut mistakes = Vec::new();
-    for (a, attribute) in Attribute::ALL.iter().enumerate() {
-        let names = attribute.value_names();
-        for t in 0..3 {
-            for r in (0..3).filter(|&r| r != t) {
-                let count = s.confusion[a][t][r];
-                if count > 0 {
-                    mistakes.push(format!(
-                        "{} {}→{}: {count}",
-                        attribute.name(),
-                        names[t],
-                        names[r]
-                    ));
-                }
-            }
-        }
-    }
+/// The mistakes per attribute, as "true → read: count", largest first.
+pub(super) fn print_confusion(confusion: &AttributeConfusion) {
+    let mistakes: Vec<String> = confusion
+        .mistakes()
+        .into_iter()
+        .map(|(attribute, t, r, count)| {
+            let names = attribute.value_names();
+            format!("{} {}→{}: {count}", attribute.name(), names[t], names[r])
+        })
+        .collect();
     if mistakes.is_empty() {
         outln!("  attribute mistakes: none");
     } else {

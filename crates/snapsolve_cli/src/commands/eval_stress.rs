@@ -11,6 +11,7 @@ use snapsolve::set_photo::stress::{
 };
 use snapsolve::set_photo::table::Finders;
 
+use super::eval_set::{confusion_json, print_confusion};
 use super::set_photo::classifier;
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
@@ -27,17 +28,12 @@ pub struct StressArgs {
     /// `--first 400 --tables 48`) so that the suite stays a fair check of them.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=10_000))]
     first: u16,
-    /// Only this condition (white-on-white, light-wood, clutter-no-cards,
-    /// cards-among-lookalikes, single-close-up, 21-touching, steep-angle, dim-warm,
-    /// alone-on-white, white-desk-clutter, busy-surface, filling-the-frame,
-    /// far-away, moving-phone, turned-layout, overexposed, lamp-glare,
-    /// covered-cards, on-printed-pages, pages-no-cards, textured-tables,
-    /// textures-no-cards, photographed-cards). The last five lay the table on
-    /// photographed pages of the shared data folder, on GIMP's photographed
-    /// patterns (Debian's gimp-data) or on Debian's wallpapers, the last with
-    /// real cards cut from the shared data's table photos, and are skipped
-    /// without them.
-    #[arg(long, value_name = "NAME", value_parser = condition_name)]
+    /// Only this condition. on-printed-pages, pages-no-cards, textured-tables,
+    /// textures-no-cards and photographed-cards lay the table on photographed
+    /// pages of the shared data folder, on GIMP's photographed patterns
+    /// (Debian's gimp-data) or on Debian's wallpapers, the last with real cards
+    /// cut from the shared data's table photos, and are skipped without them.
+    #[arg(long, value_name = "NAME", value_parser = condition_names())]
     only: Option<Condition>,
     /// Which classifier names the cards.
     #[arg(long, default_value = snapsolve::set_photo::DEFAULT_CLASSIFIER)]
@@ -55,18 +51,20 @@ pub struct StressArgs {
     json: bool,
 }
 
-fn condition_name(name: &str) -> Result<Condition, String> {
-    Condition::by_name(name)
-        .ok_or_else(|| no_such_condition(name, Condition::ALL.map(|c| c.name())))
+/// Parses `--only`: the names come from the conditions themselves, so that
+/// `--help` lists every one.
+fn condition_names() -> impl clap::builder::TypedValueParser<Value = Condition> {
+    named(Condition::ALL.map(Condition::name), Condition::by_name)
 }
 
-/// The message for a condition name that is none of `names`.
-pub(super) fn no_such_condition(
-    name: &str,
+/// A parser of `names` (which `--help` lists) into what `by_name` gives.
+pub(super) fn named<T: Clone + Send + Sync + 'static>(
     names: impl IntoIterator<Item = &'static str>,
-) -> String {
-    let names: Vec<&str> = names.into_iter().collect();
-    format!("no condition {name:?}; there are {}", names.join(", "))
+    by_name: fn(&str) -> Option<T>,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names)
+        .try_map(move |name| by_name(&name).ok_or(format!("no condition {name:?}")))
 }
 
 /// Creates the folder pictures are written into, if one was asked for.
@@ -126,6 +124,9 @@ pub fn run(args: &StressArgs) -> CliResult {
         }
         if !args.json {
             print_row(condition, &score);
+            if score.found > 0 {
+                print_confusion(&score.confusion);
+            }
         }
         rows.push((condition, score));
     }
@@ -135,7 +136,7 @@ pub fn run(args: &StressArgs) -> CliResult {
                 .map(|(c, s)| json!({
                     "condition": c.name(), "tables": s.tables, "cards": s.cards, "found": s.found,
                     "right": s.right, "named": s.named, "misplaced": s.misplaced, "false_cards": s.false_cards, "tables_right": s.tables_right,
-                    "card_accuracy": s.card_accuracy(),
+                    "card_accuracy": s.card_accuracy(), "confusion": confusion_json(&s.confusion),
                 }))
                 .chain(skipped)
                 .collect::<Vec<_>>()

@@ -10,7 +10,7 @@ use snapsolve::sudoku_photo::stress::{
     PageCondition, StressScore, draw_page_reading, run_page_condition, stress_fonts,
 };
 
-use super::eval_stress::{create_pictures_folder, no_such_condition};
+use super::eval_stress::{create_pictures_folder, named};
 use crate::error::{CliError, CliResult};
 use crate::input::print_json;
 use crate::output::outln;
@@ -26,8 +26,8 @@ pub struct SudokuStressArgs {
     /// suite stays a fair check of them.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=50_000))]
     first: u16,
-    /// Only this condition (flat, curled-page, folded-page, steep, dim).
-    #[arg(long, value_name = "NAME", value_parser = condition_name)]
+    /// Only this condition.
+    #[arg(long, value_name = "NAME", value_parser = named(PageCondition::ALL.map(PageCondition::name), PageCondition::by_name))]
     only: Option<PageCondition>,
     /// Write every page read wrong into this folder, to look at: the true grid
     /// outlined in magenta, the lattice read as blue crosses, each cell read
@@ -37,11 +37,6 @@ pub struct SudokuStressArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
-}
-
-fn condition_name(name: &str) -> Result<PageCondition, String> {
-    PageCondition::by_name(name)
-        .ok_or_else(|| no_such_condition(name, PageCondition::ALL.map(|c| c.name())))
 }
 
 /// Runs the stress suite.
