@@ -1,10 +1,13 @@
 //! Probe: the ripple of each read card's symbols down the columns and along
 //! the rows (`set_photo::stripes`), with its true and read shading:
-//! `stripe_ripple stress CONDITION FIRST COUNT` or `stripe_ripple photo
-//! PATH [DISTORTION]` (a photo's cards as read and measured on the photo
-//! spoilt as `eval set-photos --distort DISTORTION` spoils it; its true
-//! names are not known here, so the first two columns are both the reading's). One line per card: `truth read clipped columns rows ratio truth-name
-//! read-name hue fill peak solid` (the network's probability of solid; the strongest ink's hue and the symbols' fill, `set_photo::features`).
+//! `stripe_ripple stress CONDITION FIRST COUNT` or `stripe_ripple photo PATH
+//! [DISTORTION]` (a photo's cards as read and measured on the photo spoilt
+//! as `eval set-photos --distort DISTORTION` spoils it; its true names are
+//! not known here, so the first two columns are both the reading's). One
+//! line per card: `truth read clipped columns rows ratio truth-name
+//! read-name hue fill peak solid`: the strongest ink's hue and the symbols'
+//! fill (`set_photo::features`), the share of the ripple in the largest
+//! tenth of the columns, and the network's probability of solid.
 
 use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::features::{measure, strongest_ink_hue};

@@ -135,13 +135,12 @@ fn normalise(p: [f32; 3]) -> [f32; 3] {
 /// Measures one upright card crop; `None` when no ink is found.
 pub fn measure(crop: &RgbImage) -> Option<CardFeatures> {
     let inner = inner_area(crop);
-    let paper = median_colour(&inner);
-    let ink = ink_strength(&inner, paper);
-    let level = (otsu_level(&ink) as f32 / 255.0).max(MIN_INK);
-    let cut = (level * 255.0) as u8;
-    let raw = binary(&ink, |v| v > cut);
-    let closed = close(&raw, 2);
-    let symbols = symbol_masks(&closed);
+    let InkedSymbols {
+        paper,
+        ink,
+        closed,
+        symbols,
+    } = inked_symbols(&inner, 2);
     let largest = symbols.first()?;
     let (extent, solidity) = shape_numbers(largest);
     let strong = outline_ink(&ink, &closed);
@@ -157,6 +156,36 @@ pub fn measure(crop: &RgbImage) -> Option<CardFeatures> {
     })
 }
 
+/// A card's ink and symbols, as the features classifier finds them.
+pub(super) struct InkedSymbols {
+    /// The paper's median colour.
+    pub paper: [f32; 3],
+    /// How far each pixel is below the paper ([`ink_strength`]).
+    pub ink: GrayImage,
+    /// The pixels above the ink level, closed over stripes and stipples.
+    pub closed: GrayImage,
+    /// Filled masks of the symbols, largest first.
+    pub symbols: Vec<GrayImage>,
+}
+
+/// Finds the ink of `inner` (a crop without its rim) above an Otsu level
+/// (never below [`MIN_INK`]), closes it by `close_radius` and takes its
+/// symbols.
+pub(super) fn inked_symbols(inner: &RgbImage, close_radius: u8) -> InkedSymbols {
+    let paper = median_colour(inner);
+    let ink = ink_strength(inner, paper);
+    let level = (otsu_level(&ink) as f32 / 255.0).max(MIN_INK);
+    let cut = (level * 255.0) as u8;
+    let closed = close(&binary(&ink, |v| v > cut), close_radius);
+    let symbols = symbol_masks(&closed);
+    InkedSymbols {
+        paper,
+        ink,
+        closed,
+        symbols,
+    }
+}
+
 /// The crop without a 7% margin (rounded corners, table showing at the edges).
 pub(super) fn inner_area(crop: &RgbImage) -> RgbImage {
     let (w, h) = crop.dimensions();
@@ -164,7 +193,7 @@ pub(super) fn inner_area(crop: &RgbImage) -> RgbImage {
     image::imageops::crop_imm(crop, mx, my, w - 2 * mx, h - 2 * my).to_image()
 }
 
-pub(super) fn median_colour(image: &RgbImage) -> [f32; 3] {
+fn median_colour(image: &RgbImage) -> [f32; 3] {
     std::array::from_fn(|c| {
         let mut values: Vec<u8> = image.pixels().map(|p| p.0[c]).collect();
         let mid = values.len() / 2;
@@ -174,7 +203,7 @@ pub(super) fn median_colour(image: &RgbImage) -> [f32; 3] {
 }
 
 /// 255 x how far below the paper each pixel is, in its darkest normalised channel.
-pub(super) fn ink_strength(image: &RgbImage, paper: [f32; 3]) -> GrayImage {
+fn ink_strength(image: &RgbImage, paper: [f32; 3]) -> GrayImage {
     let mut out = GrayImage::new(image.width(), image.height());
     for (o, p) in out.pixels_mut().zip(image.pixels()) {
         let darkest = (0..3)
@@ -186,7 +215,7 @@ pub(super) fn ink_strength(image: &RgbImage, paper: [f32; 3]) -> GrayImage {
     out
 }
 
-pub(super) fn binary(image: &GrayImage, keep: impl Fn(u8) -> bool) -> GrayImage {
+fn binary(image: &GrayImage, keep: impl Fn(u8) -> bool) -> GrayImage {
     let mut out = GrayImage::new(image.width(), image.height());
     for (o, p) in out.pixels_mut().zip(image.pixels()) {
         *o = Luma([if keep(p.0[0]) { 255 } else { 0 }]);
@@ -195,7 +224,7 @@ pub(super) fn binary(image: &GrayImage, keep: impl Fn(u8) -> bool) -> GrayImage 
 }
 
 /// Filled masks of the symbols, largest first.
-pub(super) fn symbol_masks(closed: &GrayImage) -> Vec<GrayImage> {
+fn symbol_masks(closed: &GrayImage) -> Vec<GrayImage> {
     let labels = connected_components(closed, Connectivity::Eight, Luma([0u8]));
     let mut sizes = std::collections::HashMap::<u32, usize>::new();
     for p in labels.pixels() {

@@ -1,6 +1,6 @@
-//! Two checks of the card network's names where over-exposure washes the
+//! Three checks of the card network's names where over-exposure washes the
 //! ink out, by measurements a person can verify (docs/evaluation.md,
-//! session 48). Both look only at cards whose paper is clipped white
+//! sessions 48 and 51). All look only at cards whose paper is clipped white
 //! ([`clipped_white`]): on a picture exposed right the network is better
 //! than any such rule.
 //!
@@ -54,8 +54,8 @@ pub const STRIPED_DOUBT: f32 = 0.1;
 pub const STRIPED_FILL: f32 = 0.08;
 /// The least ripple down the columns of a card's symbols' insides (mean
 /// square, ink levels of 0-255) for stripes: the open cards clipped white
-/// of the rendered suite (tables 400-447) reach 6, the striped ones the
-/// network named open 0-1,200.
+/// of the rendered suite (tables 400-447) reach 6, or 17 with a ratio
+/// ([`STRIPE_RATIO`]) of 0.2; the striped ones the network named open 0-1,200.
 pub const STRIPE_RIPPLE: f32 = 8.0;
 /// The least ratio of the columns' ripple to the rows' for stripes: open
 /// cards clipped white reach 3.8 (one with a coloured object's edge across
