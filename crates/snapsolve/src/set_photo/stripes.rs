@@ -74,14 +74,13 @@ pub fn symbol_ripple(image: &RgbImage, quad: &Quad) -> Option<Ripple> {
     if columns.is_empty() || rows.is_empty() {
         return None;
     }
-    let mean_square = |v: &[f32]| v.iter().map(|r| r * r).sum::<f32>() / v.len() as f32;
     let mut squares: Vec<f32> = columns.iter().map(|r| r * r).collect();
     squares.sort_by(|a, b| b.total_cmp(a));
     let total: f32 = squares.iter().sum();
     let peak: f32 = squares[..squares.len().div_ceil(10)].iter().sum();
     Some(Ripple {
-        columns: mean_square(&columns),
-        rows: mean_square(&rows),
+        columns: total / squares.len() as f32,
+        rows: rows.iter().map(|r| r * r).sum::<f32>() / rows.len() as f32,
         columns_peak: peak / total.max(1e-6),
     })
 }
