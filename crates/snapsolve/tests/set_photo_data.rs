@@ -121,13 +121,17 @@ fn network_reader_copes_with_spoilt_photos() {
     // defocused 99.8% (one card missed), grainy 98.9% (436/441, four missed on the dimmest
     // tomwhite photos) / 100%; session 49, a grainy photo's crops also named smoothed
     // (`set_photo::classify::SmoothedCrops`): 99.1% (437/441, three missed) / 100%; tilted
-    // (session 49) 100% / 100%.
+    // (session 49) 100% / 100%; long-lens (session 52) 100% / 98.7% (370/375, five missed).
     for distortion in Distortion::ALL {
         // A card or two of slack: the network's float sums may round differently on another CPU.
         let (std, alt, false_cards, missed) = match distortion {
             Distortion::Jpeg => (0.99, 0.98, 2, 0),
             Distortion::Defocused => (0.993, 0.99, 2, 2),
             Distortion::Grainy => (0.985, 0.99, 2, 4),
+            // Five cards of one second-edition photo (IMG_1838) missed: its
+            // squarish cards lie among turned ones whose outlines say it is
+            // seen straight down, so the picture is not stretched.
+            Distortion::LongLens => (0.993, 0.98, 2, 6),
             _ => (0.993, 0.99, 2, 0),
         };
         let floors = Floors {
@@ -214,7 +218,8 @@ fn network_reader_copes_with_the_newer_photos_in_grain() {
 /// 59/60, vidagy 55/66 (11 missed), vimalloc 52/53; session 50, the focal
 /// length of the zoomed-out view searched for where a phone's usual one
 /// finds no table (`cards::plane`): vidagy 63/66 (3 missed), the others as
-/// before.
+/// before; session 52, the picture stretched where outlines squarer than a
+/// card say so (`CardFinder::squares_stretch`): vidagy 66/66.
 #[test]
 fn network_reader_copes_with_the_newer_photos_tilted() {
     let Some(root) = shared_data_or_skip("network_reader_copes_with_the_newer_photos_tilted")
@@ -224,10 +229,32 @@ fn network_reader_copes_with_the_newer_photos_tilted() {
     let floors = [
         ("errcw/set-solver (std)", 1.0),
         ("perimosocordiae/set-finder (std)", 0.96),
-        ("vidagy/setsolver (std)", 0.93),
+        ("vidagy/setsolver (std)", 0.98),
         ("vimalloc/set-solver (std)", 0.96),
     ];
     check_newer_photos(&root, Some(Distortion::Tilted), floors);
+}
+
+/// The newer photos laid on a table turned 45 degrees away and seen through
+/// a long lens (`--distort long-lens`: a phone's zoom camera, cards about
+/// square on the picture). Measured when set (session 52): errcw 36/36,
+/// perimosocordiae 59/60, vidagy 66/66, vimalloc 52/53; before outlines
+/// squarer than a card stretched the picture, vidagy 58/66 (set_board5: 4 of
+/// 12).
+#[test]
+fn network_reader_copes_with_the_newer_photos_through_a_long_lens() {
+    let Some(root) =
+        shared_data_or_skip("network_reader_copes_with_the_newer_photos_through_a_long_lens")
+    else {
+        return;
+    };
+    let floors = [
+        ("errcw/set-solver (std)", 1.0),
+        ("perimosocordiae/set-finder (std)", 0.96),
+        ("vidagy/setsolver (std)", 0.98),
+        ("vimalloc/set-solver (std)", 0.96),
+    ];
+    check_newer_photos(&root, Some(Distortion::LongLens), floors);
 }
 
 /// Reads the 19 photos of `set/more_photos.jsonl` (spoilt by `distortion`,

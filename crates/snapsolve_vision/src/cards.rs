@@ -58,10 +58,11 @@ use imageproc::geometry::contour_area;
 use imageproc::point::Point;
 
 use crate::contours::{outer_contours, outer_contours_above};
+use crate::crop::ink_colour_spread;
 use crate::morphology::{dilate, erode, open_gray};
 use crate::quad::{Camera, Point2, Quad, fit_quad};
 use crate::shrink::{shrink_by, shrink_factor};
-use crate::threshold::{balanced_whiteness_with_histogram, otsu_level_of};
+use crate::threshold::{Histogram, balanced_whiteness_with_histogram, otsu_level_of};
 use symbols::SymbolCards;
 use typical::{Erosion, Found, Typical, median};
 
@@ -140,8 +141,9 @@ impl CardFinder {
 
     /// The cards of `image` as [`CardFinder::find_each_size`] gives them in
     /// the picture stretched from top to bottom by as much as its symbols
-    /// lie flatter than upright ones, mapped back; nothing where they do not
-    /// lie flat (or too few show). A steep view squashes a table from top
+    /// lie flatter than upright ones, or where they do not say so, as much
+    /// as its outlines squarer than a card say ([`CardFinder::squares_stretch`]),
+    /// mapped back; nothing where neither does. A steep view squashes a table from top
     /// to bottom, and a white card on a white desk seen at a slant shows
     /// only its shadowed sides: no outline closes, and the cards laid
     /// around its symbols, upright rectangles of a card's proportions, do
@@ -160,21 +162,110 @@ impl CardFinder {
     ) -> Vec<Vec<Quad>> {
         let factor = shrink_factor(image.width(), image.height(), self.work_side);
         let small = shrink_by(image, factor);
-        let Some(flatness) = flatness_at_work_size(&small) else {
+        // Both measures look at the balanced whiteness.
+        let (white, histogram) = balanced_whiteness_with_histogram(&small);
+        let flat = flatness_on(&small, &white)
+            .filter(|&flatness| flatness >= FLAT_SYMBOLS)
+            .map(|flatness| flatness / UPRIGHT_SYMBOLS);
+        let squares = || self.squares_stretch(&small, &white, histogram);
+        let Some(stretch) = flat.or_else(squares) else {
             return Vec::new();
         };
-        if flatness < FLAT_SYMBOLS {
-            return Vec::new();
+        let stretch = (further * stretch).clamp(1.0, further * MAX_STRETCH);
+        self.find_each_size_stretched_by(&small, factor, most, stretch)
+    }
+
+    /// How much `small` (a picture at working size) is stretched where its
+    /// symbols do not say it: where a few outlines four-sided and filled
+    /// like a card are squarer than one ([`CardFinder::square_outlines`]),
+    /// most of them holding coloured ink ([`SQUARE_CARDS`],
+    /// [`MOST_SQUARE_CARDS`]), as much as brings their median to a card's
+    /// proportions. Seen steeply
+    /// through a long lens (a phone's second camera), cards are about square
+    /// on the picture with little perspective to judge them by in space,
+    /// and their symbols too small or too few to measure.
+    fn squares_stretch(
+        &self,
+        small: &RgbImage,
+        white: &GrayImage,
+        histogram: Histogram,
+    ) -> Option<f32> {
+        let squares = self.square_outlines(small, white, histogram);
+        if squares.len() > MOST_SQUARE_CARDS {
+            return None;
         }
-        let stretch = (further * flatness / UPRIGHT_SYMBOLS).clamp(1.0, further * MAX_STRETCH);
+        let aspects: Vec<f32> = squares
+            .iter()
+            .filter(|square| holds_coloured_ink(small, square))
+            .map(Quad::aspect)
+            .collect();
+        if aspects.len() < SQUARE_CARDS.max(squares.len().div_ceil(2)) {
+            return None;
+        }
+        median(aspects).map(|aspect| CARD_ASPECT / aspect.max(1.0))
+    }
+
+    /// Outlines of `small` four-sided and filled like a card but squarer
+    /// than one on the picture (long over short side under
+    /// [`CardFinder::aspect`]'s least), cut at Otsu's level of its balanced
+    /// whiteness `white` (whose `histogram` is given) and at Otsu's level of
+    /// its bright part alone (a pale desk), each once.
+    fn square_outlines(
+        &self,
+        small: &RgbImage,
+        white: &GrayImage,
+        histogram: Histogram,
+    ) -> Vec<Quad> {
+        let otsu = otsu_level_of(&histogram);
+        let mut bright = histogram;
+        bright[..=usize::from(otsu)].fill(0);
+        let opened = open_gray(white, 1);
+        let image_area = (small.width() * small.height()) as f32;
+        let sized = |area: f32| {
+            (self.min_area_fraction * image_area..=self.max_area_fraction * image_area)
+                .contains(&area)
+        };
+        let mut squares: Vec<Quad> = Vec::new();
+        for level in [otsu, otsu_level_of(&bright)] {
+            for points in outer_contours_above(&opened, level) {
+                let area = contour_area(&points) as f32;
+                if points.len() < 12 || !sized(area) {
+                    continue;
+                }
+                let Some(quad) = fit_quad(&points) else {
+                    continue;
+                };
+                let fill = area / quad.area().max(1.0);
+                if self.four_sided_like_a_card(&quad)
+                    && (self.min_fill..=1.1).contains(&fill)
+                    && quad.aspect() < self.aspect.0
+                    && !squares.iter().any(|q| q.shares_centre_with(&quad))
+                {
+                    squares.push(quad);
+                }
+            }
+        }
+        squares
+    }
+
+    /// The cards of `small` (`image` shrunk by `factor` to working size) as
+    /// [`CardFinder::find_each_size`] gives them in it stretched from top to
+    /// bottom `stretch` times, mapped back to `image`'s pixels.
+    fn find_each_size_stretched_by(
+        &self,
+        small: &RgbImage,
+        factor: u32,
+        most: usize,
+        stretch: f32,
+    ) -> Vec<Vec<Quad>> {
         let height = (small.height() as f32 * stretch).round() as u32;
-        let tall = crate::resample::resize_triangle(&small, small.width(), height);
+        let tall = crate::resample::resize_triangle(small, small.width(), height);
         let mut readings = self.find_in_work_image(&tall, most);
         let back = small.height() as f32 / height as f32;
         for quad in readings.iter_mut().flatten() {
             *quad = quad.map(|[x, y]| [x, y * back]);
         }
-        self.straighten_first(&small, &mut readings);
+        self.straighten_first(small, &mut readings);
         scaled_up(&mut readings, factor);
         readings
     }
@@ -195,7 +286,8 @@ impl CardFinder {
     /// too few show (what [`CardFinder::find_each_size_stretched`] measures).
     pub fn symbol_flatness(&self, image: &RgbImage) -> Option<f32> {
         let factor = shrink_factor(image.width(), image.height(), self.work_side);
-        flatness_at_work_size(&shrink_by(image, factor))
+        let small = shrink_by(image, factor);
+        flatness_on(&small, &balanced_whiteness_with_histogram(&small).0)
     }
 
     /// A steep view is looked at again straightened, with the likeliest
@@ -1054,10 +1146,21 @@ const STEEP_VIEW_DEPTH: f32 = 1.25;
 /// card's true aspect must hold when any corner moves this much.
 const CORNER_WOBBLE: f32 = 0.5;
 
-/// [`symbols::flatness`] of a picture at working size, on its balanced whiteness.
-fn flatness_at_work_size(small: &RgbImage) -> Option<f32> {
-    let (white, _) = balanced_whiteness_with_histogram(small);
-    let above_mean = above_local_mean(&white, local_mean_radius(&white));
+/// Whether `quad` of `image`, cut out at about its own size, holds coloured
+/// ink ([`ink_colour_spread`] at least [`SQUARE_INK_SPREAD`]): a card's
+/// symbols, not a sudoku's cells or blocks with their black digits (the
+/// squares of a printed page).
+fn holds_coloured_ink(image: &RgbImage, quad: &Quad) -> bool {
+    let side = quad.area().sqrt().clamp(16.0, 96.0) as u32;
+    crate::warp::warp_quad(image, quad, side, side)
+        .and_then(|inside| ink_colour_spread(&inside))
+        .is_some_and(|spread| spread >= SQUARE_INK_SPREAD)
+}
+
+/// [`symbols::flatness`] of a picture at working size, on its balanced
+/// whiteness `white`.
+fn flatness_on(small: &RgbImage, white: &GrayImage) -> Option<f32> {
+    let above_mean = above_local_mean(white, local_mean_radius(white));
     symbols::flatness(small, &above_mean)
 }
 
@@ -1077,6 +1180,18 @@ const FLAT_SYMBOLS: f32 = 2.8;
 const UPRIGHT_SYMBOLS: f32 = 2.1;
 /// The most a picture is stretched.
 const MAX_STRETCH: f32 = 2.0;
+/// Fewest outlines squarer than a card, holding coloured ink, that stretch
+/// a picture whose symbols do not ([`CardFinder::squares_stretch`]); at
+/// least half of all such outlines must hold it.
+const SQUARE_CARDS: usize = 4;
+/// The most such outlines, with ink or without: a SET table holds 21 cards
+/// at most, a sudoku page 81 cells (a third of them with coloured digits on
+/// some of the shared sudoku photos).
+const MOST_SQUARE_CARDS: usize = 24;
+/// The least [`ink_colour_spread`] of such an outline's ink: red and green
+/// cards measure 0.24 and over, black print on card-free pages 0.03-0.18
+/// (`crop::ink_colour_spread`'s survey).
+const SQUARE_INK_SPREAD: f32 = 0.2;
 
 /// Quadrilaterals found in a picture shrunk by `factor`, in its own pixels.
 fn scaled_up(readings: &mut [Vec<Quad>], factor: u32) {
@@ -1111,7 +1226,7 @@ pub fn find_cards(image: &RgbImage) -> Vec<Quad> {
 mod tests {
     use super::*;
     use image::Rgb;
-    use imageproc::drawing::draw_polygon_mut;
+    use imageproc::drawing::{draw_filled_ellipse_mut, draw_polygon_mut};
 
     #[test]
     fn the_local_paper_is_the_whiter_half_on_stripes_and_the_mean_on_a_plain_desk() {
@@ -1202,7 +1317,7 @@ mod tests {
     fn faint_symbols_make_cards_only_beside_cards_already_read() {
         // Two white cards on a pale desk, each with two ovals: vivid red on
         // the first, washed-out pink on the second.
-        use imageproc::drawing::{draw_filled_ellipse_mut, draw_filled_rect_mut};
+        use imageproc::drawing::draw_filled_rect_mut;
         use imageproc::rect::Rect;
         let mut desk = RgbImage::from_pixel(480, 300, Rgb([226, 224, 218]));
         let card = |x: i32| Quad {
@@ -1325,6 +1440,58 @@ mod tests {
         assert_eq!(found.len(), 12, "{found:?}");
         let (u, v) = project(x + 0.65, y - 0.65);
         assert!(found.iter().all(|q| !q.contains([u as f32, v as f32])));
+    }
+
+    #[test]
+    fn a_steep_table_through_a_long_lens_is_found_stretched_and_three_squares_are_not() {
+        // Three rows of four cards on a table tilted 50 degrees from facing
+        // the camera, through a lens of twice the guessed focal length from
+        // twice as far: every card about square on the picture, with too
+        // little perspective to be judged a card in space.
+        let camera = Camera::guess(800, 600);
+        let tilt = 50f32.to_radians();
+        let project = |x: f32, y: f32| {
+            let (depth, height) = (18.0 + y * tilt.sin(), -y * tilt.cos());
+            let focal = 2.0 * camera.focal;
+            let u = camera.principal[0] + focal * x / depth;
+            let v = camera.principal[1] + focal * height / depth;
+            (u.round() as i32, v.round() as i32)
+        };
+        let card = |i: usize| {
+            let (x, y) = (-2.45 + 1.3 * (i % 4) as f32, 1.86 - 1.86 * (i / 4) as f32);
+            vec![
+                project(x, y),
+                project(x + 1.0, y),
+                project(x + 1.0, y - 1.56),
+                project(x, y - 1.56),
+            ]
+        };
+        let cards: Vec<Vec<(i32, i32)>> = (0..12).map(card).collect();
+        let polygons: Vec<&[(i32, i32)]> = cards.iter().map(Vec::as_slice).collect();
+        // Each card with a red oval in its middle (a card's ink), or none.
+        let table = |count: usize, inked: bool| {
+            let mut image = table_of_size(800, 600, &polygons[..count]);
+            for corners in cards.iter().take(count).filter(|_| inked) {
+                let x = corners.iter().map(|c| c.0).sum::<i32>() / 4;
+                let y = corners.iter().map(|c| c.1).sum::<i32>() / 4;
+                draw_filled_ellipse_mut(&mut image, (x, y), 14, 6, Rgb([200, 30, 40]));
+            }
+            image
+        };
+        let finder = CardFinder::default();
+        let stretched = |count: usize, inked: bool| {
+            let readings = finder.find_each_size_stretched(&table(count, inked), 1, 1.0);
+            readings.first().map_or(0, Vec::len)
+        };
+        assert!(
+            finder.find(&table(12, true)).len() < 3,
+            "judged in space, few are cards"
+        );
+        assert_eq!(stretched(12, true), 12);
+        // Three such outlines alone are too few to stretch a picture by, and
+        // blank ones are a page's cells, not cards.
+        assert_eq!(stretched(3, true), 0);
+        assert_eq!(stretched(12, false), 0);
     }
 
     #[test]

@@ -51,11 +51,16 @@ pub enum Distortion {
     /// frame): far cards smaller and squatter than near ones, the frame's
     /// new corners filled with the photo's top row's mean colour.
     Tilted,
+    /// The table seen more steeply ([`LONG_LENS_DEGREES`] further) through a
+    /// phone's second camera, a long lens ([`LONG_FOCAL`] of the longer
+    /// side): every card squashed about square, with little perspective to
+    /// tell a card seen steeply from a square seen straight on.
+    LongLens,
 }
 
 impl Distortion {
     /// Every distortion, in the order the help lists them.
-    pub const ALL: [Distortion; 12] = [
+    pub const ALL: [Distortion; 13] = [
         Distortion::Warm,
         Distortion::Cold,
         Distortion::Dark,
@@ -68,6 +73,7 @@ impl Distortion {
         Distortion::Tiny,
         Distortion::Grainy,
         Distortion::Tilted,
+        Distortion::LongLens,
     ];
 
     /// Its name on the command line.
@@ -85,6 +91,7 @@ impl Distortion {
             Distortion::Tiny => "tiny",
             Distortion::Grainy => "grainy",
             Distortion::Tilted => "tilted",
+            Distortion::LongLens => "long-lens",
         }
     }
 
@@ -102,6 +109,7 @@ impl Distortion {
             Distortion::Tiny => image = shrunk(&image, 400.0),
             Distortion::Turned => image = rotate90(&image),
             Distortion::Tilted => image = tilted(&image),
+            Distortion::LongLens => image = laid_back(&image),
             through_a_camera => {
                 let longer = image.width().max(image.height()) as f32;
                 shoot(&mut image, through_a_camera.camera(longer));
@@ -136,7 +144,11 @@ impl Distortion {
                 noise: 12.0,
                 ..Camera::still([0.5; 3])
             },
-            Distortion::Small | Distortion::Tiny | Distortion::Turned | Distortion::Tilted => still,
+            Distortion::Small
+            | Distortion::Tiny
+            | Distortion::Turned
+            | Distortion::Tilted
+            | Distortion::LongLens => still,
         }
     }
 }
@@ -165,14 +177,45 @@ fn tilted(image: &RgbImage) -> RgbImage {
         let (ry, rz) = (cos * dy + sin * dz, -sin * dy + cos * dz);
         (dx / rz, ry / rz)
     };
+    in_frame(image, turned, focal)
+}
+
+/// The picture laid on a table turned [`LONG_LENS_DEGREES`] away at its top
+/// and seen through a lens of [`LONG_FOCAL`] of the longer side from as far
+/// as makes its middle keep its size ([`Distortion::LongLens`]), zoomed out
+/// until the whole photo stays in frame. (Turning a long lens's camera
+/// instead, as [`tilted`] does, would turn the photo out of its narrow
+/// view.)
+fn laid_back(image: &RgbImage) -> RgbImage {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let (cx, cy) = (w / 2.0, h / 2.0);
+    let focal = LONG_FOCAL * w.max(h);
+    let (sin, cos) = LONG_LENS_DEGREES.to_radians().sin_cos();
+    // A picture point on the turned table, its top farther: where its ray
+    // meets a camera of focal length 1, as (x, y) about the centre.
+    let laid = |(x, y): (f32, f32)| -> (f32, f32) {
+        let (dx, dy) = (x - cx, y - cy);
+        let depth = focal - dy * sin;
+        (dx / depth, dy * cos / depth)
+    };
+    in_frame(image, laid, focal)
+}
+
+/// The picture mapped by the homography that takes its corners where `map`
+/// takes them (in units of a camera of focal length 1 about the centre),
+/// drawn through a camera of at most `focal` zoomed out until the whole
+/// photo stays in frame; the frame's new corners filled with the photo's
+/// top row's mean colour.
+fn in_frame(image: &RgbImage, map: impl Fn((f32, f32)) -> (f32, f32), focal: f32) -> RgbImage {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let (cx, cy) = (w / 2.0, h / 2.0);
     let frame = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
-    let corners = frame.map(turned);
+    let corners = frame.map(map);
     let zoomed = corners
         .iter()
         .map(|&(x, y)| (cx / x.abs().max(1e-6)).min(cy / y.abs().max(1e-6)))
         .fold(focal, f32::min)
         * 0.98;
-    // K' R K^-1 is the homography that takes the corners where they turn to.
     let Some(projection) = Projection::from_control_points(
         frame,
         corners.map(|(x, y)| (cx + zoomed * x, cy + zoomed * y)),
@@ -185,6 +228,14 @@ fn tilted(image: &RgbImage) -> RgbImage {
 
 /// How far [`Distortion::Tilted`] turns the camera towards the far side.
 const TILT_DEGREES: f32 = 15.0;
+/// The focal length of [`Distortion::LongLens`], as a share of the picture's
+/// longer side: a phone's twice-zoom camera (about 52 mm in 35 mm terms),
+/// the longest lens of the stress suite's `other-lens`.
+const LONG_FOCAL: f32 = 1.5;
+/// How far [`Distortion::LongLens`] turns the table away at its top: the
+/// shared photos, taken from about 0-30 degrees off straight down, end
+/// 45-75 degrees off it (the stress suite's `other-lens` tables: 50).
+const LONG_LENS_DEGREES: f32 = 45.0;
 
 /// The mean colour of a picture's top row (black for an empty picture).
 fn top_row_mean(image: &RgbImage) -> Rgb<u8> {
@@ -303,6 +354,31 @@ mod tests {
             pale(bottom)
         );
         assert!(spoilt.get_pixel(200, 150).0[0] > 200);
+    }
+
+    #[test]
+    fn a_photo_seen_through_a_long_lens_is_squashed_and_narrows_towards_its_top() {
+        // A pale square in a dark frame: laid back 45 degrees, it ends
+        // lower than wide (squashed about as the cosine says, a long lens
+        // adding little perspective) and narrower at its top than at its
+        // bottom.
+        let image = RgbImage::from_fn(400, 400, |x, y| {
+            let frame = x < 4 || y < 4 || x >= 396 || y >= 396;
+            Rgb([if frame { 0 } else { 240 }; 3])
+        });
+        let spoilt = Distortion::LongLens.apply(Photo::from_upright(image)).image;
+        assert_eq!(spoilt.dimensions(), (400, 400));
+        let pale = |y: u32| {
+            (0..400)
+                .filter(|&x| spoilt.get_pixel(x, y).0[0] > 200)
+                .count()
+        };
+        let rows: Vec<u32> = (0..400).filter(|&y| pale(y) > 0).collect();
+        let (top, bottom) = (rows[2], rows[rows.len() - 3]);
+        let height = (bottom - top) as f32;
+        let width = pale((top + bottom) / 2) as f32;
+        assert!((0.6..0.8).contains(&(height / width)), "{height} / {width}");
+        assert!(pale(top) < pale(bottom), "{} {}", pale(top), pale(bottom));
     }
 
     #[test]

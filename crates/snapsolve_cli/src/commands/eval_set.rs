@@ -41,7 +41,8 @@ pub struct EvalArgs {
     /// reader copes: a warm or cold light, dark, small, turned, jpeg, and a
     /// phone video's hard ends: bright (over-exposed), defocused, shaken,
     /// tiny (400 pixels across), grainy (a dim room's noise), tilted (seen at
-    /// a slant, far cards smaller).
+    /// a slant, far cards smaller), long-lens (seen steeply through a phone's
+    /// zoom camera, cards about square).
     #[arg(long, value_name = "NAME", value_parser = distortion_name)]
     distort: Option<Distortion>,
     /// Photos only: read each photo's file cut after this share of its bytes

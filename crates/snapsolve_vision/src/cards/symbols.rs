@@ -832,7 +832,7 @@ mod tests {
                 let centre = (100 + 100 * i, 150);
                 draw_filled_ellipse_mut(&mut image, centre, 30, height, Rgb([200, 30, 40]));
             }
-            crate::cards::flatness_at_work_size(&image)
+            crate::cards::CardFinder::default().symbol_flatness(&image)
         };
         let upright = flatness_of(15).expect("three symbols");
         let squashed = flatness_of(9).expect("three symbols");
