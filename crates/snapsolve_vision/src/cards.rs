@@ -1386,21 +1386,26 @@ mod tests {
         );
     }
 
-    #[test]
-    fn cards_far_away_on_a_steep_table_are_found_and_a_square_is_not() {
-        // Three rows of four cards (1 x 1.56, gaps of 0.3) on a table tilted
-        // 50 degrees from facing the camera, seen by the guessed camera of an
-        // 800 x 600 picture: the far row's pictures are about square, the near
-        // row's close to a card's own shape.
+    /// Where a point of a table tilted 50 degrees from facing the camera
+    /// falls on an 800 x 600 picture, seen through `lens` times the guessed
+    /// camera's focal length from `lens` times as far (table units: a card
+    /// is 1 wide).
+    fn steep_view(lens: f32) -> impl Fn(f32, f32) -> (i32, i32) {
         let camera = Camera::guess(800, 600);
         let tilt = 50f32.to_radians();
-        let project = |x: f32, y: f32| {
-            let (depth, height) = (9.0 + y * tilt.sin(), -y * tilt.cos());
-            let u = camera.principal[0] + camera.focal * x / depth;
-            let v = camera.principal[1] + camera.focal * height / depth;
+        move |x: f32, y: f32| {
+            let (depth, height) = (9.0 * lens + y * tilt.sin(), -y * tilt.cos());
+            let focal = lens * camera.focal;
+            let u = camera.principal[0] + focal * x / depth;
+            let v = camera.principal[1] + focal * height / depth;
             (u.round() as i32, v.round() as i32)
-        };
-        let cards: Vec<Vec<(i32, i32)>> = (0..12)
+        }
+    }
+
+    /// Three rows of four cards (1 x 1.56, gaps of 0.3) on the table
+    /// `project` sees, as picture polygons.
+    fn twelve_cards(project: &impl Fn(f32, f32) -> (i32, i32)) -> Vec<Vec<(i32, i32)>> {
+        (0..12)
             .map(|i| {
                 let (x, y) = (-2.45 + 1.3 * (i % 4) as f32, 1.86 - 1.86 * (i / 4) as f32);
                 vec![
@@ -1410,7 +1415,16 @@ mod tests {
                     project(x, y - 1.56),
                 ]
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn cards_far_away_on_a_steep_table_are_found_and_a_square_is_not() {
+        // Seen by the guessed camera of an 800 x 600 picture: the far row's
+        // pictures are about square, the near row's close to a card's own
+        // shape.
+        let project = steep_view(1.0);
+        let cards = twelve_cards(&project);
         let far = Quad {
             corners: cards[0]
                 .iter()
@@ -1444,29 +1458,10 @@ mod tests {
 
     #[test]
     fn a_steep_table_through_a_long_lens_is_found_stretched_and_three_squares_are_not() {
-        // Three rows of four cards on a table tilted 50 degrees from facing
-        // the camera, through a lens of twice the guessed focal length from
-        // twice as far: every card about square on the picture, with too
-        // little perspective to be judged a card in space.
-        let camera = Camera::guess(800, 600);
-        let tilt = 50f32.to_radians();
-        let project = |x: f32, y: f32| {
-            let (depth, height) = (18.0 + y * tilt.sin(), -y * tilt.cos());
-            let focal = 2.0 * camera.focal;
-            let u = camera.principal[0] + focal * x / depth;
-            let v = camera.principal[1] + focal * height / depth;
-            (u.round() as i32, v.round() as i32)
-        };
-        let card = |i: usize| {
-            let (x, y) = (-2.45 + 1.3 * (i % 4) as f32, 1.86 - 1.86 * (i / 4) as f32);
-            vec![
-                project(x, y),
-                project(x + 1.0, y),
-                project(x + 1.0, y - 1.56),
-                project(x, y - 1.56),
-            ]
-        };
-        let cards: Vec<Vec<(i32, i32)>> = (0..12).map(card).collect();
+        // Through a lens of twice the guessed focal length from twice as
+        // far: every card about square on the picture, with too little
+        // perspective to be judged a card in space.
+        let cards = twelve_cards(&steep_view(2.0));
         let polygons: Vec<&[(i32, i32)]> = cards.iter().map(Vec::as_slice).collect();
         // Each card with a red oval in its middle (a card's ink), or none.
         let table = |count: usize, inked: bool| {
