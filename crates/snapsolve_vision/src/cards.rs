@@ -271,14 +271,16 @@ impl CardFinder {
     }
 
     /// Whether `cards` (outlines read in a picture) say it was taken about
-    /// straight down: at least [`STEEP_VIEW_SUPPORT`] of them, card-shaped
-    /// on the picture itself (their median long over short side within
-    /// [`STEEP_VIEW_ASPECT`] of a card's). Then stretching the picture
-    /// upright ([`CardFinder::find_each_size_stretched`]) is not worth its
-    /// cost.
+    /// straight down: at least [`STEEP_VIEW_SUPPORT`] of them, and two
+    /// thirds of all, card-shaped on the picture itself (long over short
+    /// side within [`STEEP_VIEW_ASPECT`] of a card's). Then stretching the
+    /// picture upright ([`CardFinder::find_each_size_stretched`]) is not
+    /// worth its cost. (Seen straight down a card keeps its shape however it
+    /// is turned; seen steeply, turned cards stretch and upright ones squash,
+    /// and their median could pass for a card's.)
     pub fn seen_straight_down(cards: &[Quad]) -> bool {
-        let aspects = cards.iter().map(Quad::aspect).collect();
-        cards.len() >= STEEP_VIEW_SUPPORT && median(aspects).is_some_and(card_shaped)
+        let shaped = cards.iter().filter(|q| card_shaped(q.aspect())).count();
+        shaped >= STEEP_VIEW_SUPPORT && 3 * shaped >= 2 * cards.len()
     }
 
     /// How flat the symbols of `image` lie, at the finder's working size:
@@ -1297,6 +1299,16 @@ mod tests {
         assert!(!CardFinder::seen_straight_down(&row(115.0, 5)));
         // Too few cards to tell.
         assert!(!CardFinder::seen_straight_down(&row(156.0, 4)));
+        // A steep view of cards turned every way: upright ones squashed,
+        // turned ones stretched, five card-shaped between them, so that
+        // their median is a card's; but not two thirds of them are.
+        let mixed: Vec<Quad> = [100.0, 105.0, 110.0, 115.0, 150.0, 152.0, 156.0, 158.0]
+            .into_iter()
+            .chain([160.0, 220.0, 230.0, 240.0, 250.0])
+            .enumerate()
+            .map(|(k, height)| card(120.0 * k as f32, height))
+            .collect();
+        assert!(!CardFinder::seen_straight_down(&mixed));
     }
 
     /// A dark table with white paper polygons on it.
