@@ -362,6 +362,12 @@ fn ink_hue(
 /// millisecond a crop; this takes a tenth of that, for checks that look at
 /// many cards. `None` where fewer than 20 pixels are ink.
 pub fn strongest_ink_hue(crop: &RgbImage) -> Option<f32> {
+    strongest_ink_hue_saturation(crop).map(|(hue, _)| hue)
+}
+
+/// [`strongest_ink_hue`] and the saturation of the same colour (0..1): how
+/// far the hue can be trusted (grey ink has a hue of noise).
+pub fn strongest_ink_hue_saturation(crop: &RgbImage) -> Option<(f32, f32)> {
     let inner = inner_area(crop);
     let paper = median_colour(&inner);
     let inks: Vec<([f32; 3], f32)> = inner
@@ -392,7 +398,7 @@ pub fn strongest_ink_hue(crop: &RgbImage) -> Option<f32> {
         n += 1.0;
     }
     let [r, g, b] = sum.map(|v| v / n);
-    Some(hue_saturation(r, g, b).0)
+    Some(hue_saturation(r, g, b))
 }
 
 /// HSV hue in degrees and saturation of a colour with channels in `0..~1`.
