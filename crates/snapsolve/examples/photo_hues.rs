@@ -7,7 +7,7 @@
 
 use snapsolve::set_photo::distort::Distortion;
 use snapsolve::set_photo::eval::parse_photo_labels;
-use snapsolve::set_photo::features::strongest_ink_hue_saturation;
+use snapsolve::set_photo::features::{hue_from_red, strongest_ink_hue_saturation};
 use snapsolve::set_photo::table::{read_table_photo, read_table_with};
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
 use snapsolve_vision::Limits;
@@ -44,9 +44,7 @@ fn main() -> Result<(), String> {
             .map(|card| {
                 let (hue, saturation) = card_crop(&photo.image, &card.upright)
                     .and_then(|crop| strongest_ink_hue_saturation(&crop))
-                    .map_or((f32::NAN, f32::NAN), |(h, s)| {
-                        ((h + 180.0).rem_euclid(360.0) - 180.0, s)
-                    });
+                    .map_or((f32::NAN, f32::NAN), |(h, s)| (hue_from_red(h), s));
                 let colour = ["R", "G", "P"][usize::from(card.card.values()[1])];
                 (hue, format!("{colour}:{hue:.0}/{saturation:.2}"))
             })

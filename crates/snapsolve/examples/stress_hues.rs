@@ -5,7 +5,7 @@
 //! its saturation, so
 //! that a table's colour groups can be seen beside the network's names.
 
-use snapsolve::set_photo::features::strongest_ink_hue_saturation;
+use snapsolve::set_photo::features::{hue_from_red, strongest_ink_hue_saturation};
 use snapsolve::set_photo::stress::{Condition, read_card_on};
 use snapsolve::set_photo::table::read_table_with;
 use snapsolve::set_photo::{DEFAULT_CLASSIFIER, classifier_by_name};
@@ -33,9 +33,7 @@ fn main() -> Result<(), String> {
             };
             let (hue, saturation) = card_crop(&photo.image, &read.upright)
                 .and_then(|crop| strongest_ink_hue_saturation(&crop))
-                .map_or((f32::NAN, f32::NAN), |(h, s)| {
-                    ((h + 180.0).rem_euclid(360.0) - 180.0, s)
-                });
+                .map_or((f32::NAN, f32::NAN), |(h, s)| (hue_from_red(h), s));
             let colour = |card: snapsolve_set::Card| ["R", "G", "P"][usize::from(card.values()[1])];
             let (truth, named) = (colour(placed.card), colour(read.card));
             let mark = if truth == named { "" } else { "*" };

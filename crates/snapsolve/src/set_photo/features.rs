@@ -401,6 +401,12 @@ pub fn strongest_ink_hue_saturation(crop: &RgbImage) -> Option<(f32, f32)> {
     Some(hue_saturation(r, g, b))
 }
 
+/// A hue (degrees, `0..360`) as its distance from pure red in `-180..180`,
+/// purple's side negative, so that reds either side of 0° sit together.
+pub fn hue_from_red(hue: f32) -> f32 {
+    (hue + 180.0).rem_euclid(360.0) - 180.0
+}
+
 /// HSV hue in degrees and saturation of a colour with channels in `0..~1`.
 fn hue_saturation(r: f32, g: f32, b: f32) -> (f32, f32) {
     let max = r.max(g).max(b);
@@ -428,6 +434,14 @@ mod tests {
         assert!(hue_saturation(0.9, 0.2, 0.2).0 < 5.0);
         assert!((hue_saturation(0.2, 0.6, 0.3).0 - 140.0).abs() < 10.0);
         assert!((hue_saturation(0.4, 0.1, 0.5).0 - 285.0).abs() < 10.0);
+    }
+
+    #[test]
+    fn hues_from_red_keep_both_sides_of_red_together() {
+        assert_eq!(hue_from_red(350.0), -10.0);
+        assert_eq!(hue_from_red(10.0), 10.0);
+        assert_eq!(hue_from_red(285.0), -75.0);
+        assert_eq!(hue_from_red(140.0), 140.0);
     }
 
     #[test]

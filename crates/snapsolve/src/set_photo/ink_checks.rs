@@ -36,7 +36,7 @@ use snapsolve_vision::Quad;
 use snapsolve_vision::crop::card_crop;
 
 use super::classify::CardReading;
-use super::features::{measure, strongest_ink_hue};
+use super::features::{hue_from_red, measure, strongest_ink_hue};
 use super::stripes::symbol_ripple;
 
 /// The least gap of hue, in degrees, between two groups of cards named red
@@ -150,7 +150,7 @@ fn hues_named_red(
         .into_iter()
         .filter_map(|(i, clipped)| {
             let hue = strongest_ink_hue(&card_crop(image, &cards[i].0)?)?;
-            Some(((hue + 180.0).rem_euclid(360.0) - 180.0, clipped, i))
+            Some((hue_from_red(hue), clipped, i))
         })
         .collect();
     (reds.len() >= 2).then_some(reds)
