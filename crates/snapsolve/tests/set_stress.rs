@@ -196,6 +196,10 @@ fn tables_once_read_poorly_are_read() {
         // around its symbols shows all round (session 28).
         (Condition::FillingTheFrame, 479, 1),
         (Condition::FillingTheFrame, 480, 1),
+        // A card filling the frame whose paper merges with a lamp's glow on
+        // the desk at every whiteness level: closed by its edges as a
+        // close-up (session 53).
+        (Condition::FillingTheFrame, 407, 1),
         (Condition::AloneOnWhite, 734, 1),
         // White cards on a pale desk seen steeply: the edges close every
         // card, most too square on the picture to count until counted in

@@ -417,8 +417,9 @@ impl CardFinder {
         // does: the whiteness above its local mean does.
         let above_mean = above_local_mean(&opened, local_mean_radius(&opened));
         per_level.push(self.find_at_level(&above_mean, LOCAL_MEAN_MIDDLE + ABOVE_LOCAL_MEAN));
-        let (by_edges, symbols) =
+        let (by_edges, symbols, edge_close_ups) =
             self.find_by_outlines(image, &white, most_supported(&per_level).as_ref());
+        close_ups.extend(edge_close_ups);
         // Where the cards are no whiter than the desk, the whitest blobs
         // are the paper inside their open symbols, or a lone card's shadow:
         // never a card of their own.
@@ -543,20 +544,21 @@ impl CardFinder {
     /// Where nothing is whiter than the desk, only the cards' outlines part
     /// them from it: the cards in the regions the edges close, and the cards
     /// laid around their symbols (a card whose edges close no region, cards
-    /// edge to edge). Where the whiteness already shows a full table of one
-    /// size, neither is looked for (the edges cost a third of a frame).
+    /// edge to edge), and apart, the cards filling the frame the edges close.
+    /// Where the whiteness already shows a full table of one size, none is
+    /// looked for (the edges cost a third of a frame).
     fn find_by_outlines(
         &self,
         image: &RgbImage,
         white: &GrayImage,
         by_whiteness: Option<&Typical>,
-    ) -> (Vec<Found>, SymbolCards) {
+    ) -> (Vec<Found>, SymbolCards, Vec<Found>) {
         let no_symbols = || SymbolCards {
             cards: Vec::new(),
             centres: Vec::new(),
         };
         if by_whiteness.is_some_and(|t| t.support >= EDGES_BELOW_SUPPORT) {
-            return (Vec::new(), no_symbols());
+            return (Vec::new(), no_symbols(), Vec::new());
         }
         // The symbols' cards are upright rectangles of a card's proportions:
         // where the whiteness shows cards of other proportions (a steep
@@ -578,24 +580,28 @@ impl CardFinder {
         by_symbols.cards.retain(|c| c.quad.area() >= smallest);
         // A region of edges within a card found around its symbols is one
         // of them (a closed symbol outline), not a small card.
-        let mut by_edges = self.find_by_edges(image);
+        let (mut by_edges, close_ups) = self.find_by_edges(image);
         by_edges.retain(|e| !within_symbol_card(&e.quad, &by_symbols.cards));
-        (by_edges, by_symbols)
+        (by_edges, by_symbols, close_ups)
     }
 
     /// Cards in the regions the picture's edges close ([`edge_regions`]),
-    /// grown back over the half of the edge band they lost.
-    fn find_by_edges(&self, image: &RgbImage) -> Vec<Found> {
+    /// grown back over the half of the edge band they lost, and apart, whole
+    /// cards filling the frame: a card held close whose paper merges with a
+    /// bright patch of the desk (a lamp's glow) at every whiteness level is
+    /// still closed by its edges.
+    fn find_by_edges(&self, image: &RgbImage) -> (Vec<Found>, Vec<Found>) {
         let regions = edge_regions::edge_regions(image);
-        let mut found = self.find_at_level(&regions, edge_regions::REGION - 1);
-        for card in &mut found {
+        let (mut found, mut close_ups) =
+            self.find_at_level_with_close_ups(&regions, edge_regions::REGION - 1);
+        for card in found.iter_mut().chain(&mut close_ups) {
             // A side moved out by the band's half width moves a corner along
             // its diagonal by about that times the square root of two.
             card.quad = card
                 .quad
                 .expanded(edge_regions::BAND_HALF_WIDTH * std::f32::consts::SQRT_2);
         }
-        found
+        (found, close_ups)
     }
 
     /// Cards in the mask of pixels of the opened whiteness brighter than `level`.
