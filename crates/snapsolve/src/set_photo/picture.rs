@@ -14,18 +14,25 @@ const NAME_OVERHANG: f32 = 1.15;
 /// Names are not drawn smaller than this many pixels tall (the font's digits
 /// and letters blur together below it).
 const SMALLEST_NAME: f32 = 8.0;
+/// Names may be drawn this tall for each pixel of the median card's short
+/// side, where that is more than the picture's own share: a card held up to
+/// the camera, filling the frame, gets a name a player reads at a glance.
+const NAME_PER_CARD_WIDTH: f32 = 0.08;
 
 /// The lines a card's name (`2-red-striped-oval`) is drawn in on a card
-/// `card_width` pixels wide, and how tall: on one line `height` pixels tall
-/// where it fits, else on two ("2 red" over "striped oval"), as tall as fits
+/// `card_width` pixels wide, and how tall: on one line ("2 red striped
+/// oval") `height` pixels tall where it fits, else on two ("2 red" over
+/// "striped oval"), as tall as fits
 /// (at most `height`; under [`SMALLEST_NAME`] on cards a webcam sees across
 /// the room, which then go unnamed on the picture, as the text and JSON
 /// output still name them).
 fn name_lines(name: &str, card_width: f32, height: f32) -> (Vec<String>, f32) {
     let room = NAME_OVERHANG * card_width;
     let width = |line: &str, height: f32| label_size(line, height).0 as f32;
-    if width(name, height) <= room {
-        return (vec![name.to_string()], height);
+    // In words, as on two lines: a picture's names read alike.
+    let one_line = name.replace('-', " ");
+    if width(&one_line, height) <= room {
+        return (vec![one_line], height);
     }
     let words: Vec<&str> = name.split('-').collect();
     let (first, second) = words.split_at(words.len().min(2));
@@ -61,6 +68,28 @@ fn draw_name(image: &mut RgbImage, name: &str, card: &Quad, height: f32) {
         );
         y += h as f32 + height / 3.0;
     }
+}
+
+/// How tall every name on a table is drawn, `scale` being the picture's
+/// longer side over 1000. One size for every name, so that none stands out;
+/// under [`SMALLEST_NAME`] (none drawn) where some card holds no legible
+/// name. At most 12 pixels a thousand of the picture or
+/// [`NAME_PER_CARD_WIDTH`] of the median card's short side, whichever is
+/// more, but never less than legible for that: in a picture under 667 pixels
+/// (a 640x480 frame, a card's scan) no name was drawn, however large its
+/// cards, and a card filling the frame was named in letters about a
+/// fiftieth of its width.
+fn name_height(names: &[(String, &Quad)], scale: f32) -> f32 {
+    let mut widths: Vec<f32> = names.iter().map(|(_, card)| card.shortest_side()).collect();
+    widths.sort_by(f32::total_cmp);
+    let median_width = widths.get(widths.len() / 2).copied().unwrap_or(0.0);
+    let most = (12.0 * scale)
+        .max(NAME_PER_CARD_WIDTH * median_width)
+        .max(SMALLEST_NAME);
+    names
+        .iter()
+        .map(|(name, card)| name_lines(name, card.shortest_side(), most).1)
+        .fold(most, f32::min)
 }
 
 /// Distinct colours for SETs, chosen to stay apart for common colour blindness
@@ -108,16 +137,7 @@ pub fn draw_answer(image: &mut RgbImage, reading: &TableReading, max_sets: usize
         .iter()
         .map(|card| (card.card.to_string(), &card.upright))
         .collect();
-    // One size for every name on the table, so that none stands out; none at
-    // all where some card holds no legible name. At most 12 pixels a
-    // thousand of the picture, but never less than legible for that: in a
-    // picture under 667 pixels (a 640x480 frame, a card's scan) no name was
-    // drawn, however large its cards.
-    let most = (12.0 * scale).max(SMALLEST_NAME);
-    let height = names
-        .iter()
-        .map(|(name, card)| name_lines(name, card.shortest_side(), most).1)
-        .fold(most, f32::min);
+    let height = name_height(&names, scale);
     if height >= SMALLEST_NAME {
         for (name, card) in &names {
             draw_name(image, name, card, height);
@@ -171,7 +191,10 @@ mod tests {
     fn a_name_fits_its_card_on_one_line_or_two_or_is_too_small_to_read() {
         let name = "3-purple-striped-squiggle";
         let (lines, height) = name_lines(name, 400.0, 12.0);
-        assert_eq!((lines, height), (vec![name.to_string()], 12.0));
+        assert_eq!(
+            (lines, height),
+            (vec!["3 purple striped squiggle".to_string()], 12.0)
+        );
         // A card 60 pixels wide: two lines, each no wider than the card allows.
         let (lines, height) = name_lines(name, 60.0, 12.0);
         assert_eq!(lines, ["3 purple", "striped squiggle"]);
@@ -181,6 +204,27 @@ mod tests {
         }
         // A card of 20 pixels holds no legible name.
         assert!(name_lines(name, 20.0, 12.0).1 < SMALLEST_NAME);
+    }
+
+    #[test]
+    fn a_card_filling_the_frame_is_named_in_letters_sized_to_it() {
+        let quad = |x: f32, w: f32| Quad {
+            corners: [
+                [x, 100.0],
+                [x + w, 100.0],
+                [x + w, 100.0 + 1.56 * w],
+                [x, 100.0 + 1.56 * w],
+            ],
+        };
+        let name = "1-purple-striped-diamond".to_string();
+        // A 960-pixel frame: a lone card 540 wide, and a table of cards 120 wide.
+        let close = quad(90.0, 540.0);
+        let height = name_height(&[(name.clone(), &close)], 0.96);
+        assert!(height >= 40.0, "{height}");
+        let table: Vec<Quad> = (0..4).map(|i| quad(130.0 * i as f32, 120.0)).collect();
+        let names: Vec<(String, &Quad)> = table.iter().map(|q| (name.clone(), q)).collect();
+        let height = name_height(&names, 0.96);
+        assert!((SMALLEST_NAME..=12.0 * 0.96).contains(&height), "{height}");
     }
 
     #[test]
