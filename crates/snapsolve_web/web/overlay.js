@@ -106,10 +106,10 @@ function mark(ctx, quad, text, colour, cardSize) {
   ctx.fillText(text, cx, cy);
 }
 
-// A card's name on its lower half: on one line where it fits the card (a
-// little wider reads as the card's), else on two ("3 purple" over "striped
-// squiggle"), shrunk to fit, never under 9 pixels (the player asked for
-// names, so they stay, if crowded).
+// A card's name on its lower half, in words: on one line ("3 purple striped
+// squiggle") where it fits the card (a little wider reads as the card's),
+// else on two ("3 purple" over "striped squiggle"), shrunk to fit, never
+// under 9 pixels (the player asked for names, so they stay, if crowded).
 function label(ctx, quad, text, cardSize) {
   const [cx, cy] = centre(quad);
   const room = 1.15 * shorterSide(quad);
@@ -118,9 +118,9 @@ function label(ctx, quad, text, cardSize) {
   ctx.textBaseline = "middle";
   const setFont = () => (ctx.font = `600 ${px}px system-ui, sans-serif`);
   setFont();
-  let lines = [text];
-  if (ctx.measureText(text).width > room) {
-    const words = text.split("-");
+  const words = text.split("-");
+  let lines = [words.join(" ")];
+  if (ctx.measureText(lines[0]).width > room) {
     lines = [words.slice(0, 2).join(" "), words.slice(2).join(" ")];
     const widest = Math.max(...lines.map((l) => ctx.measureText(l).width));
     if (widest > room) {
