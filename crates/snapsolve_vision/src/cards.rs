@@ -217,8 +217,6 @@ impl CardFinder {
         histogram: Histogram,
     ) -> Vec<Quad> {
         let otsu = otsu_level_of(&histogram);
-        let mut bright = histogram;
-        bright[..=usize::from(otsu)].fill(0);
         let opened = open_gray(white, 1);
         let image_area = (small.width() * small.height()) as f32;
         let sized = |area: f32| {
@@ -226,7 +224,7 @@ impl CardFinder {
                 .contains(&area)
         };
         let mut squares: Vec<Quad> = Vec::new();
-        for level in [otsu, otsu_level_of(&bright)] {
+        for level in [otsu, bright_part_level(histogram, otsu)] {
             for points in outer_contours_above(&opened, level) {
                 let area = contour_area(&points) as f32;
                 if points.len() < 12 || !sized(area) {
@@ -410,9 +408,7 @@ impl CardFinder {
         // On a white or pale desk, desk and cards are both above Otsu's level
         // (which parts ink from paper): Otsu's level of the bright part alone
         // parts the desk from the whiter cards...
-        let mut bright = histogram;
-        bright[..=usize::from(otsu)].fill(0);
-        per_level.push(self.find_at_level(&opened, otsu_level_of(&bright)));
+        per_level.push(self.find_at_level(&opened, bright_part_level(histogram, otsu)));
         // ...and where the desk darkens from one side to the other, no level
         // does: the whiteness above its local mean does.
         let above_mean = above_local_mean(&opened, local_mean_radius(&opened));
@@ -1153,6 +1149,14 @@ const STEEP_VIEW_DEPTH: f32 = 1.25;
 /// How far, in pixels of the working image, a fitted corner may be off: a
 /// card's true aspect must hold when any corner moves this much.
 const CORNER_WOBBLE: f32 = 0.5;
+
+/// Otsu's level of the part of a whiteness `histogram` above `otsu` (its
+/// Otsu level): on a white or pale desk, what parts the desk from the whiter
+/// cards.
+fn bright_part_level(mut histogram: Histogram, otsu: u8) -> u8 {
+    histogram[..=usize::from(otsu)].fill(0);
+    otsu_level_of(&histogram)
+}
 
 /// Whether `quad` of `image`, cut out at about its own size, holds coloured
 /// ink ([`ink_colour_spread`] at least [`SQUARE_INK_SPREAD`]): a card's
