@@ -200,6 +200,12 @@ fn tables_once_read_poorly_are_read() {
         // the desk at every whiteness level: closed by its edges as a
         // close-up (session 53).
         (Condition::FillingTheFrame, 407, 1),
+        // A grainy card filling the frame, and a grey one on a grey desk
+        // whose far side is as pale as the desk: the grain cuts its paper
+        // apart at full size, the faint side leaves its outline open; both
+        // close on a copy a quarter the size (session 54).
+        (Condition::FillingTheFrame, 602, 1),
+        (Condition::FillingTheFrame, 611, 1),
         (Condition::AloneOnWhite, 734, 1),
         // White cards on a pale desk seen steeply: the edges close every
         // card, most too square on the picture to count until counted in

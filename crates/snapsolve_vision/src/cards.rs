@@ -587,7 +587,43 @@ impl CardFinder {
     /// bright patch of the desk (a lamp's glow) at every whiteness level is
     /// still closed by its edges.
     fn find_by_edges(&self, image: &RgbImage) -> (Vec<Found>, Vec<Found>) {
-        let regions = edge_regions::edge_regions(image);
+        let (mut found, mut close_ups) =
+            self.find_in_edge_regions(image, edge_regions::Steps::FINE);
+        // A card held close on a grainy or defocused picture: grain and
+        // blotches close regions of their own all over its paper at full
+        // size, cutting the card's region apart, while its outline, long and
+        // shadowed, still shows on a copy a few hundred pixels across, where
+        // the grain is averaged away. Only large cards are taken from it.
+        let factor = shrink_factor(image.width(), image.height(), COARSE_EDGES_SIDE);
+        if factor > 1 {
+            let (coarse, coarse_close_ups) =
+                self.find_in_edge_regions(&shrink_by(image, factor), edge_regions::Steps::COARSE);
+            let large = COARSE_EDGES_MIN_AREA * (image.width() * image.height()) as f32;
+            let scale = |mut card: Found| {
+                card.quad = card
+                    .quad
+                    .map(|p| [p[0] * factor as f32, p[1] * factor as f32]);
+                card
+            };
+            found.extend(
+                coarse
+                    .into_iter()
+                    .map(scale)
+                    .filter(|c| c.quad.area() >= large),
+            );
+            close_ups.extend(coarse_close_ups.into_iter().map(scale));
+        }
+        (found, close_ups)
+    }
+
+    /// The cards and close-ups of [`CardFinder::find_by_edges`] at the size
+    /// `image` is given in.
+    fn find_in_edge_regions(
+        &self,
+        image: &RgbImage,
+        steps: edge_regions::Steps,
+    ) -> (Vec<Found>, Vec<Found>) {
+        let regions = edge_regions::edge_regions(image, steps);
         let (mut found, mut close_ups) =
             self.find_at_level_with_close_ups(&regions, edge_regions::REGION - 1);
         for card in found.iter_mut().chain(&mut close_ups) {
@@ -1097,6 +1133,13 @@ const EDGE_TYPICAL_MIN: usize = 4;
 /// whole). Tried on stress tables 6-17: below 6 or 9, cards among
 /// lookalikes lost 8 and 6 of the 10 cards the edges add there; 12 lost none.
 const EDGES_BELOW_SUPPORT: usize = 12;
+
+/// The longer side of the coarse copy the edges are also followed on, in
+/// pixels: a quarter of a webcam frame's, where a card held close is still
+/// a hundred pixels and more across ([`CardFinder::find_by_edges`]).
+const COARSE_EDGES_SIDE: u32 = 250;
+/// The least share of the frame a card found on the coarse copy covers.
+const COARSE_EDGES_MIN_AREA: f32 = 0.2;
 
 /// A card around faint symbols must be paper at least this share as white
 /// as the dullest card read (a red disc on a checked cloth, its rectangle

@@ -40,8 +40,28 @@ pub(super) const BAND_HALF_WIDTH: f32 = 1.5;
 /// 1-2-1 weights (x4).
 const PER_LEVEL: u32 = 36;
 
-/// The picture cut into regions by the edges of its colour channels.
-pub(super) fn edge_regions(image: &RgbImage) -> GrayImage {
+/// The edge thresholds [`LOW_STEP`] and [`HIGH_STEP`] (levels of step) or others.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Steps {
+    pub low: u32,
+    pub high: u32,
+}
+
+impl Steps {
+    /// For a picture at working size, where grain must not close regions.
+    pub const FINE: Steps = Steps {
+        low: LOW_STEP,
+        high: HIGH_STEP,
+    };
+    /// For a copy shrunk four times and more, whose grain is averaged away:
+    /// the faint side of a card held close (its paper as pale as the desk
+    /// beside it) shows as a step of two levels (stress filling-the-frame 611).
+    pub const COARSE: Steps = Steps { low: 2, high: 6 };
+}
+
+/// The picture cut into regions by the edges of its colour channels, at
+/// the thresholds `steps`.
+pub(super) fn edge_regions(image: &RgbImage, steps: Steps) -> GrayImage {
     let (width, height) = (image.width() as usize, image.height() as usize);
     // A picture under three pixels across has no pixel with both neighbours
     // to thin an edge between: no edge, all region (a 1x72 PNG once panicked
@@ -51,7 +71,7 @@ pub(super) fn edge_regions(image: &RgbImage) -> GrayImage {
     }
     let gradient = strongest_gradient(image);
     let thin = thinned(&gradient, width, height);
-    let edges = followed(&thin, width, height);
+    let edges = followed(&thin, width, height, steps);
     let mut regions = dilate(
         &GrayImage::from_raw(width as u32, height as u32, edges)
             .unwrap_or_else(|| GrayImage::new(width as u32, height as u32)),
@@ -190,8 +210,8 @@ fn thinned(gradient: &Gradient, width: usize, height: usize) -> Vec<u32> {
 
 /// Hysteresis: edge pixels (255) are those above the high threshold and the
 /// ones above the low threshold joined to them through 8-neighbours.
-fn followed(thin: &[u32], width: usize, height: usize) -> Vec<u8> {
-    let (low, high) = (LOW_STEP * PER_LEVEL, HIGH_STEP * PER_LEVEL);
+fn followed(thin: &[u32], width: usize, height: usize, steps: Steps) -> Vec<u8> {
+    let (low, high) = (steps.low * PER_LEVEL, steps.high * PER_LEVEL);
     let mut edges = vec![0u8; width * height];
     let mut stack: Vec<usize> = Vec::new();
     for start in 0..thin.len() {
@@ -225,10 +245,10 @@ mod tests {
     fn pictures_one_or_two_pixels_across_are_all_region() {
         for (w, h) in [(1, 72), (2, 72), (72, 1), (72, 2), (1, 1), (3, 3)] {
             let image = RgbImage::from_fn(w, h, |x, y| Rgb([(x * 40 + y * 7) as u8; 3]));
-            let regions = edge_regions(&image);
+            let regions = edge_regions(&image, Steps::FINE);
             assert_eq!(regions.dimensions(), (w, h));
         }
-        let thin = edge_regions(&RgbImage::new(1, 72));
+        let thin = edge_regions(&RgbImage::new(1, 72), Steps::FINE);
         assert!(thin.pixels().all(|p| p[0] == REGION));
     }
 
@@ -247,7 +267,7 @@ mod tests {
                 [215, 215, 218]
             })
         });
-        let regions = edge_regions(&image);
+        let regions = edge_regions(&image, Steps::FINE);
         let mask = GrayImage::from_fn(120, 100, |x, y| {
             image::Luma([u8::from(regions.get_pixel(x, y).0[0] == REGION) * 255])
         });
@@ -324,6 +344,10 @@ mod tests {
     #[test]
     fn a_flat_picture_has_no_edges() {
         let image = RgbImage::from_pixel(50, 40, Rgb([200, 190, 180]));
-        assert!(edge_regions(&image).iter().all(|&p| p == REGION));
+        assert!(
+            edge_regions(&image, Steps::FINE)
+                .iter()
+                .all(|&p| p == REGION)
+        );
     }
 }
