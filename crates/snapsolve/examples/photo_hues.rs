@@ -1,8 +1,9 @@
 //! The ink hue of every card read on labelled table photos, beside its name:
 //! `photo_hues LABELS.jsonl ROOT [DISTORTION]`. Prints one line per photo: its
 //! colour counts true (from the label) and read, then each card read as
-//! `colour:hue/saturation` by hue (relative to pure red, purple's side
-//! negative), to see how a table's colour groups lie beside the network's
+//! `colour:hue/saturation/shading` by hue (relative to pure red, purple's
+//! side negative; shading S, T or O followed by the network's probability of
+//! striped), to see how a table's colour groups lie beside the network's
 //! names on real photos (labels give no card's place, only the multiset).
 
 use snapsolve::set_photo::distort::Distortion;
@@ -46,7 +47,12 @@ fn main() -> Result<(), String> {
                     .and_then(|crop| strongest_ink_hue_saturation(&crop))
                     .map_or((f32::NAN, f32::NAN), |(h, s)| (hue_from_red(h), s));
                 let colour = ["R", "G", "P"][usize::from(card.card.values()[1])];
-                (hue, format!("{colour}:{hue:.0}/{saturation:.2}"))
+                let shading = ["S", "T", "O"][usize::from(card.card.values()[2])];
+                let striped = card.reading.attribute_probabilities[2][1];
+                (
+                    hue,
+                    format!("{colour}:{hue:.0}/{saturation:.2}/{shading}{striped:.2}"),
+                )
             })
             .collect();
         cards.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -228,6 +228,12 @@ fn tables_once_read_poorly_are_read() {
         // 12 of 12 each).
         (Condition::OtherLens, 438, 11),
         (Condition::OtherLens, 407, 11),
+        // Twelve cards through a wide-angle lens (half a phone's focal
+        // length), the near row large, the far rows small: each card's own
+        // shape, a pixel or two off, gave a normal 15-30 degrees from the
+        // others', so no table was seen and 2 were named right; the plane
+        // their sizes fit straightens it (session 55: 11 right, 12 named).
+        (Condition::OtherLens, 412, 11),
     ];
     for (condition, table, least) in tables {
         let score = read_one(condition, table);

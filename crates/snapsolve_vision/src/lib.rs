@@ -14,6 +14,7 @@ pub mod decode;
 pub mod draw;
 pub mod fill;
 pub mod grid;
+mod linear;
 pub mod morphology;
 pub mod noise;
 pub mod quad;

@@ -65,19 +65,11 @@ impl StraightDown {
 /// on, when they agree that it is seen at a steep angle.
 pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<StraightDown> {
     let (camera, normal, cards) = table_seen(image, found)?;
-    // Rotate the camera so that it looks along -normal (into the table).
-    let look = [-normal[0], -normal[1], -normal[2]];
-    let cos = look[2];
-    if cos > MIN_TILT.cos() {
+    if -normal[2] > MIN_TILT.cos() {
         return None;
     }
-    // Picture pixels to the turned camera's, about its principal point.
-    let turned = turn_matrix(&camera, &rotation_onto_axis(look));
-    let to_view = |p: [f32; 2]| -> Option<[f32; 2]> {
-        let q = apply(&turned, [f64::from(p[0]), f64::from(p[1]), 1.0]);
-        // Behind the turned camera: beyond the table's horizon.
-        (q[2] > 1e-6).then(|| [(q[0] / q[2]) as f32, (q[1] / q[2]) as f32])
-    };
+    let turned = turned_down(&camera, normal);
+    let to_view = |p: [f32; 2]| seen_down(&turned, p);
     // Nothing found lies beyond the table's horizon.
     if found
         .iter()
@@ -155,7 +147,9 @@ pub(super) fn straight_down(image: &RgbImage, found: &[Quad]) -> Option<Straight
 /// cards agree, and on a tie, under which they come closest to a card's
 /// proportions. A photo from a wide-angle lens, or one cropped, has another
 /// focal length, and a card seen steeply through the wrong one is no
-/// card's shape in space.
+/// card's shape in space. Where the cards' own shapes agree under no focal
+/// length, their sizes give the normal ([`table_normal_by_sizes`]), under
+/// the focal length that makes them most card-shaped.
 fn table_seen(image: &RgbImage, found: &[Quad]) -> Option<(Camera, [f64; 3], Vec<Quad>)> {
     let guess = Camera::guess(image.width(), image.height());
     if let Some((normal, cards)) = table_normal(found, &guess) {
@@ -171,6 +165,123 @@ fn table_seen(image: &RgbImage, found: &[Quad]) -> Option<(Camera, [f64; 3], Vec
         })
         .max_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
         .map(|(_, _, seen)| seen)
+        .or_else(|| {
+            std::iter::once(1.0)
+                .chain(OTHER_FOCALS)
+                .filter_map(|scale| {
+                    let camera = guess.with_focal_times(scale);
+                    let (normal, cards) = table_normal_by_sizes(found, &camera)?;
+                    Some((median_misfit(&cards, &camera), (camera, normal, cards)))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, seen)| seen)
+        })
+}
+
+/// The table's normal from how the cards' sizes change across the picture,
+/// where their own shapes disagree on it: a card's normal comes from how
+/// far its opposite sides converge, a pixel or two on a small card, and a
+/// wide-angle lens's near row, found alone, gives normals 15-30 degrees
+/// apart (other-lens stress tables 408 and 412). Their sizes agree better.
+/// A patch of area `A` on the plane `n . X = d` shows on the picture with
+/// the area `A |n . r|^3 / (f d^2)`, `r = (x, y, f)` the ray through it, so
+/// the cube root of each card's area on the picture is `a x + b y + c`
+/// with `(a, b, c / f)` along the normal. Fitted by least squares over all
+/// the outlines found, whatever their shapes in space (that is what
+/// disagrees), the worst fitting dropped one by one while any is more than
+/// [`SIZE_MISFIT`] off; at least [`MIN_SIZED_CARDS`] and half of them must
+/// remain.
+fn table_normal_by_sizes(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)> {
+    let mut cards = found.to_vec();
+    loop {
+        if cards.len() < MIN_SIZED_CARDS || 2 * cards.len() < found.len() {
+            return None;
+        }
+        let fit = fit_sizes(&cards, camera)?;
+        let misfit = |q: &Quad| {
+            let [x, y] = centred(q.centre(), camera);
+            (size(q) / (fit[0] * x + fit[1] * y + fit[2]) - 1.0).abs()
+        };
+        let (worst, largest) = (0..cards.len())
+            .map(|i| (i, misfit(&cards[i])))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        if largest <= SIZE_MISFIT {
+            let [a, b, c] = fit;
+            let n = [-a, -b, -c / f64::from(camera.focal)];
+            let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            if c <= 0.0 || length < 1e-12 {
+                return None;
+            }
+            let normal = n.map(|v| v / length);
+            // Sizes say how a plane lies, not that the outlines are cards:
+            // seen straight down it, cards are a card's shape.
+            let turned = turned_down(camera, normal);
+            let shaped = cards
+                .iter()
+                .filter(|q| {
+                    let [a, b, c, d] = q.corners.map(|p| seen_down(&turned, p));
+                    let (Some(a), Some(b), Some(c), Some(d)) = (a, b, c, d) else {
+                        return false;
+                    };
+                    let aspect = Quad {
+                        corners: [a, b, c, d],
+                    }
+                    .aspect();
+                    (SIZED_CARD_SHAPED.0..=SIZED_CARD_SHAPED.1).contains(&aspect)
+                })
+                .count();
+            return (3 * shaped >= 2 * cards.len()).then_some((normal, cards));
+        }
+        cards.remove(worst);
+    }
+}
+
+/// Fewest cards whose sizes make a table's normal: three sizes always fit a
+/// plane, a fourth tests it (clutter stress table 416: three scraps of a
+/// playing card's print fitted exactly and made a table of them).
+const MIN_SIZED_CARDS: usize = 4;
+/// Straightened by the normal of their sizes, outlines this long over wide
+/// count as cards: looser than [`CARD_SHAPED`], for these are the outlines
+/// whose sides are a pixel or two off (a square, or a scrap of print, is
+/// none).
+const SIZED_CARD_SHAPED: (f32, f32) = (1.25, 2.0);
+/// Most a card's size (the cube root of its area) may lie off the fit, as a
+/// share of it, to count as lying on the table.
+const SIZE_MISFIT: f64 = 0.08;
+
+/// The least-squares `[a, b, c]` of `size = a x + b y + c` over `cards`,
+/// `(x, y)` each one's centre about the principal point.
+fn fit_sizes(cards: &[Quad], camera: &Camera) -> Option<[f64; 3]> {
+    let mut ata = [[0.0f64; 3]; 3];
+    let mut atb = [0.0f64; 3];
+    for q in cards {
+        let [x, y] = centred(q.centre(), camera);
+        let basis = [x, y, 1.0];
+        for i in 0..3 {
+            atb[i] += basis[i] * size(q);
+            for j in 0..3 {
+                ata[i][j] += basis[i] * basis[j];
+            }
+        }
+    }
+    crate::linear::solve_small(&ata, &atb, 3)
+}
+
+/// A point's offset from the camera's principal point.
+fn centred(p: [f32; 2], camera: &Camera) -> [f64; 2] {
+    [0, 1].map(|k| f64::from(p[k] - camera.principal[k]))
+}
+
+/// The cube root of an outline's area on the picture.
+fn size(q: &Quad) -> f64 {
+    f64::from(q.area()).cbrt()
+}
+
+/// Whether an outline is a rectangle of a card's proportions in space, seen
+/// by `camera`.
+fn card_shaped_in_space(q: &Quad, camera: &Camera) -> bool {
+    q.rectified_aspect(camera)
+        .is_some_and(|a| (CARD_SHAPED.0..=CARD_SHAPED.1).contains(&a))
 }
 
 /// How far the median of `cards`' proportions in space, seen by `camera`,
@@ -203,10 +314,7 @@ const OTHER_FOCALS: [f32; 12] = [
 fn table_normal(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)> {
     let (cards, normals): (Vec<Quad>, Vec<[f64; 3]>) = found
         .iter()
-        .filter(|q| {
-            q.rectified_aspect(camera)
-                .is_some_and(|a| (CARD_SHAPED.0..=CARD_SHAPED.1).contains(&a))
-        })
+        .filter(|q| card_shaped_in_space(q, camera))
         .filter_map(|q| Some((*q, q.plane_normal(camera)?)))
         .unzip();
     if normals.len() < MIN_CARDS {
@@ -231,6 +339,20 @@ fn table_normal(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)
         .collect();
     (agreeing.len() >= MIN_CARDS && 3 * agreeing.len() >= 2 * normals.len())
         .then_some((n, agreeing))
+}
+
+/// The camera turned to look straight down onto the table of `normal`
+/// (along `-normal`, into it): picture pixels to the turned camera's, about
+/// its principal point.
+fn turned_down(camera: &Camera, normal: [f64; 3]) -> [[f64; 3]; 3] {
+    turn_matrix(camera, &rotation_onto_axis(normal.map(|v| -v)))
+}
+
+/// Where the camera `turned` sees a picture point; `None` behind it, beyond
+/// the table's horizon.
+fn seen_down(turned: &[[f64; 3]; 3], p: [f32; 2]) -> Option<[f32; 2]> {
+    let q = apply(turned, [f64::from(p[0]), f64::from(p[1]), 1.0]);
+    (q[2] > 1e-6).then(|| [(q[0] / q[2]) as f32, (q[1] / q[2]) as f32])
 }
 
 /// The rotation taking the unit vector `from` onto the optical axis (0, 0, 1)
@@ -305,6 +427,7 @@ fn mean_colour(image: &RgbImage) -> Rgb<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quad::lerp;
 
     /// A 1 x 1.56 card on a table tilted by `tilt` about the horizontal
     /// axis, `distance` in front of `camera`, moved by `offset` on the table.
@@ -356,6 +479,57 @@ mod tests {
         let truth = [0.0, f64::from(tilt.sin()), -f64::from(tilt.cos())];
         let agreement: f64 = (0..3).map(|k| normal[k] * truth[k]).sum();
         assert!(agreement > 0.999, "{normal:?}");
+    }
+
+    #[test]
+    fn the_cards_sizes_give_the_normal_where_their_shapes_disagree() {
+        let guess = Camera::guess(640, 480);
+        let wide = guess.with_focal_times(0.5);
+        let tilt = 55f32.to_radians();
+        let truth = [0.0, f64::from(tilt.sin()), -f64::from(tilt.cos())];
+        let agreement = |n: [f64; 3]| (0..3).map(|k| n[k] * truth[k]).sum::<f64>();
+        let exact = table(&wide, tilt);
+        let (normal, cards) = table_normal_by_sizes(&exact, &wide).expect("a table");
+        assert_eq!(cards.len(), 6);
+        assert!(agreement(normal) > 0.995, "{normal:?}");
+        // Each card's far corners fitted up to two pixels off, outwards or
+        // inwards: the converging sides, and so the normals, disagree; the
+        // areas hardly change.
+        let jittered: Vec<Quad> = exact
+            .iter()
+            .zip([2.0, -1.5, 0.5, -2.0, 1.5, -0.5])
+            .map(|(q, shift)| {
+                let mut corners = q.corners;
+                corners[0][0] -= shift;
+                corners[1][0] += shift;
+                Quad { corners }
+            })
+            .collect();
+        assert!(table_normal(&jittered, &wide).is_none());
+        let (_, normal, cards) = table_seen(&RgbImage::new(640, 480), &jittered).expect("a table");
+        assert!(cards.len() >= 5);
+        assert!(agreement(normal) > 0.98, "{normal:?}");
+    }
+
+    #[test]
+    fn sizes_make_no_table_of_three_outlines_or_of_squares() {
+        let wide = Camera::guess(640, 480).with_focal_times(0.5);
+        let tilt = 55f32.to_radians();
+        let cards = table(&wide, tilt);
+        // Three sizes fit any plane exactly.
+        assert!(table_normal_by_sizes(&cards[..3], &wide).is_none());
+        // Squares on the same table: their sizes fit, their shapes do not.
+        let squares: Vec<Quad> = cards
+            .iter()
+            .map(|q| {
+                let [a, b, c, d] = q.corners;
+                Quad {
+                    corners: [a, b, lerp(b, c, 0.64), lerp(a, d, 0.64)],
+                }
+            })
+            .collect();
+        assert!(table_normal_by_sizes(&squares, &wide).is_none());
+        assert!(table_normal_by_sizes(&cards, &wide).is_some());
     }
 
     #[test]
