@@ -190,7 +190,7 @@ fn table_seen(image: &RgbImage, found: &[Quad]) -> Option<(Camera, [f64; 3], Vec
 /// the outlines found, whatever their shapes in space (that is what
 /// disagrees), the worst fitting dropped one by one while any is more than
 /// [`SIZE_MISFIT`] off; at least [`MIN_SIZED_CARDS`] and half of them must
-/// remain.
+/// remain, two thirds of those card-shaped seen straight down the normal.
 fn table_normal_by_sizes(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)> {
     let mut cards = found.to_vec();
     loop {
@@ -218,22 +218,26 @@ fn table_normal_by_sizes(found: &[Quad], camera: &Camera) -> Option<([f64; 3], V
             let turned = turned_down(camera, normal);
             let shaped = cards
                 .iter()
-                .filter(|q| {
-                    let [a, b, c, d] = q.corners.map(|p| seen_down(&turned, p));
-                    let (Some(a), Some(b), Some(c), Some(d)) = (a, b, c, d) else {
-                        return false;
-                    };
-                    let aspect = Quad {
-                        corners: [a, b, c, d],
-                    }
-                    .aspect();
-                    (SIZED_CARD_SHAPED.0..=SIZED_CARD_SHAPED.1).contains(&aspect)
-                })
+                .filter(|q| card_shaped_straightened(q, &turned))
                 .count();
             return (3 * shaped >= 2 * cards.len()).then_some((normal, cards));
         }
         cards.remove(worst);
     }
+}
+
+/// Whether an outline seen by the camera `turned` straight down onto the
+/// table is about a card's shape ([`SIZED_CARD_SHAPED`]).
+fn card_shaped_straightened(q: &Quad, turned: &[[f64; 3]; 3]) -> bool {
+    let [a, b, c, d] = q.corners.map(|p| seen_down(turned, p));
+    let (Some(a), Some(b), Some(c), Some(d)) = (a, b, c, d) else {
+        return false;
+    };
+    let aspect = Quad {
+        corners: [a, b, c, d],
+    }
+    .aspect();
+    (SIZED_CARD_SHAPED.0..=SIZED_CARD_SHAPED.1).contains(&aspect)
 }
 
 /// Fewest cards whose sizes make a table's normal: three sizes always fit a
