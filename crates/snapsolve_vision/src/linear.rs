@@ -1,8 +1,28 @@
 //! Small linear systems: the least-squares fits of a lattice's curves and of
 //! a table's card sizes have three unknowns at most.
 
+/// The least-squares coefficients of `value = c . basis` over `rows` of
+/// `(basis, value)`, on the first `terms` (up to 3) entries of each basis,
+/// by the normal equations; `None` where they are singular.
+pub(crate) fn least_squares(
+    rows: impl IntoIterator<Item = ([f64; 3], f64)>,
+    terms: usize,
+) -> Option<[f64; 3]> {
+    let mut ata = [[0.0f64; 3]; 3];
+    let mut atb = [0.0f64; 3];
+    for (basis, value) in rows {
+        for i in 0..terms {
+            atb[i] += basis[i] * value;
+            for j in 0..terms {
+                ata[i][j] += basis[i] * basis[j];
+            }
+        }
+    }
+    solve_small(&ata, &atb, terms)
+}
+
 /// Gaussian elimination with partial pivoting on the leading `n` x `n` block.
-pub(crate) fn solve_small(a: &[[f64; 3]; 3], b: &[f64; 3], n: usize) -> Option<[f64; 3]> {
+fn solve_small(a: &[[f64; 3]; 3], b: &[f64; 3], n: usize) -> Option<[f64; 3]> {
     let mut m = [[0.0f64; 4]; 3];
     for i in 0..n {
         m[i][..n].copy_from_slice(&a[i][..n]);

@@ -15,6 +15,7 @@ use image::{Rgb, RgbImage};
 use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
 
 use super::CARD_ASPECT;
+use crate::linear::least_squares;
 use crate::quad::{Camera, Quad};
 
 /// Fewest cards whose normals make a table's.
@@ -207,12 +208,10 @@ fn table_normal_by_sizes(found: &[Quad], camera: &Camera) -> Option<([f64; 3], V
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
         if largest <= SIZE_MISFIT {
             let [a, b, c] = fit;
-            let n = [-a, -b, -c / f64::from(camera.focal)];
-            let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-            if c <= 0.0 || length < 1e-12 {
+            if c <= 0.0 {
                 return None;
             }
-            let normal = n.map(|v| v / length);
+            let normal = unit([-a, -b, -c / f64::from(camera.focal)])?;
             // Sizes say how a plane lies, not that the outlines are cards:
             // seen straight down it, cards are a card's shape.
             let turned = turned_down(camera, normal);
@@ -256,19 +255,11 @@ const SIZE_MISFIT: f64 = 0.08;
 /// The least-squares `[a, b, c]` of `size = a x + b y + c` over `cards`,
 /// `(x, y)` each one's centre about the principal point.
 fn fit_sizes(cards: &[Quad], camera: &Camera) -> Option<[f64; 3]> {
-    let mut ata = [[0.0f64; 3]; 3];
-    let mut atb = [0.0f64; 3];
-    for q in cards {
+    let rows = cards.iter().map(|q| {
         let [x, y] = centred(q.centre(), camera);
-        let basis = [x, y, 1.0];
-        for i in 0..3 {
-            atb[i] += basis[i] * size(q);
-            for j in 0..3 {
-                ata[i][j] += basis[i] * basis[j];
-            }
-        }
-    }
-    crate::linear::solve_small(&ata, &atb, 3)
+        ([x, y, 1.0], size(q))
+    });
+    least_squares(rows, 3)
 }
 
 /// A point's offset from the camera's principal point.
@@ -329,12 +320,7 @@ fn table_normal(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    let n = [median(0), median(1), median(2)];
-    let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-    if length < 1e-9 {
-        return None;
-    }
-    let n = [n[0] / length, n[1] / length, n[2] / length];
+    let n = unit([median(0), median(1), median(2)])?;
     let agreeing: Vec<Quad> = cards
         .iter()
         .zip(&normals)
@@ -343,6 +329,12 @@ fn table_normal(found: &[Quad], camera: &Camera) -> Option<([f64; 3], Vec<Quad>)
         .collect();
     (agreeing.len() >= MIN_CARDS && 3 * agreeing.len() >= 2 * normals.len())
         .then_some((n, agreeing))
+}
+
+/// `v` made unit; `None` where it is about zero.
+fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
+    let length = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    (length >= 1e-9).then(|| v.map(|x| x / length))
 }
 
 /// The camera turned to look straight down onto the table of `normal`

@@ -9,7 +9,7 @@
 //! through the warp, are the cells' corners in the photo.
 
 use crate::adaptive::adaptive_threshold;
-use crate::linear::solve_small;
+use crate::linear::least_squares;
 use image::GrayImage;
 use imageproc::geometric_transformations::Projection;
 
@@ -300,19 +300,11 @@ pub(crate) fn eval(c: &[f32; 3], t: f32) -> f32 {
 fn fit_poly(pts: &[(f32, f32)], terms: usize) -> Option<[f32; 3]> {
     let centre = SIDE as f64 / 2.0;
     let scale = SIDE as f64 / 2.0;
-    let mut ata = [[0.0f64; 3]; 3];
-    let mut atb = [0.0f64; 3];
-    for &(t, v) in pts {
+    let rows = pts.iter().map(|&(t, v)| {
         let s = (f64::from(t) - centre) / scale;
-        let basis = [1.0, s, s * s];
-        for i in 0..terms {
-            atb[i] += basis[i] * f64::from(v);
-            for j in 0..terms {
-                ata[i][j] += basis[i] * basis[j];
-            }
-        }
-    }
-    let sol = solve_small(&ata, &atb, terms)?;
+        ([1.0, s, s * s], f64::from(v))
+    });
+    let sol = least_squares(rows, terms)?;
     // Back from the scaled abscissa s = (t - centre) / scale to t.
     let (a, b, c) = (sol[0], sol[1] / scale, sol[2] / (scale * scale));
     Some([
