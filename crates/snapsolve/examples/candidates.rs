@@ -8,7 +8,7 @@
 use std::error::Error;
 use std::path::PathBuf;
 
-use snapsolve::set_photo::distort::Distortion;
+use snapsolve::distort::Distortion;
 use snapsolve::set_photo::table::card_crops;
 use snapsolve::set_photo::{CardClassifier, NetworkClassifier};
 use snapsolve_vision::{CardFinder, Limits, read_photo};

@@ -6,7 +6,7 @@
 //! striped), to see how a table's colour groups lie beside the network's
 //! names on real photos (labels give no card's place, only the multiset).
 
-use snapsolve::set_photo::distort::Distortion;
+use snapsolve::distort::Distortion;
 use snapsolve::set_photo::eval::parse_photo_labels;
 use snapsolve::set_photo::features::{hue_from_red, strongest_ink_hue_saturation};
 use snapsolve::set_photo::table::{read_table_photo, read_table_with};

@@ -9,7 +9,7 @@
 //! fill (`set_photo::features`), the share of the ripple in the largest
 //! tenth of the columns, and the network's probability of solid.
 
-use snapsolve::set_photo::distort::Distortion;
+use snapsolve::distort::Distortion;
 use snapsolve::set_photo::features::{measure, strongest_ink_hue};
 use snapsolve::set_photo::ink_checks::clipped_white;
 use snapsolve::set_photo::stress::{Condition, read_card_on};

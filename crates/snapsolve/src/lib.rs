@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod data;
+pub mod distort;
 pub mod images;
 pub mod json;
 pub mod set;

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use snapsolve::data::shared_data_or_skip;
-use snapsolve::set_photo::distort::Distortion;
+use snapsolve::distort::Distortion;
 use snapsolve::set_photo::eval::{PhotoSpoil, evaluate_photos, parse_photo_labels};
 use snapsolve::set_photo::table::{CutBy, TableReading, decode_table_photo, read_table};
 use snapsolve::set_photo::{CardClassifier, FeaturesClassifier, NetworkClassifier};

@@ -15,9 +15,9 @@ use snapsolve_set::{Attribute, Card};
 use snapsolve_vision::{DecodeError, Limits, Photo, read_bytes, read_image};
 
 use super::classify::CardClassifier;
-use super::distort::{CropSpoiler, Distortion};
 use super::name_card_picture_spoilt;
 use super::table::{TableReading, decode_table_photo, read_table};
+use crate::distort::{CropSpoiler, Distortion};
 
 /// Totals for one deck edition.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -3,7 +3,6 @@
 
 pub mod classify;
 pub mod detector;
-pub mod distort;
 pub mod eval;
 pub mod example;
 pub mod faces;

@@ -32,11 +32,8 @@ use super::classify::CardClassifier;
 use super::eval::AttributeConfusion;
 use super::example::seeded_cards;
 use super::table::{Finders, TableCard, TableReading, read_table_with};
+use crate::distort::PHONE_FOCAL;
 use crate::sudoku_photo::labels::{Split, photos_in_split};
-
-/// A phone's main camera: focal length over the picture's longer side
-/// (also the camera [`super::distort::Distortion::Tilted`] turns).
-pub(super) const PHONE_FOCAL: f32 = 0.75;
 
 /// Lenses of [`Condition::OtherLens`]: focal length over the picture's
 /// longer side.

@@ -11,7 +11,7 @@ use image::RgbImage;
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::set_photo::distort::{shrink_and_grow, smear, wash_out};
+use crate::distort::{shrink_and_grow, smear, wash_out};
 
 /// Share of crops spoilt the way video frames are (one spoiler each).
 const VIDEO_SHARE: f64 = 0.5;

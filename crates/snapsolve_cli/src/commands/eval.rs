@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 use serde_json::json;
+use snapsolve::distort::Distortion;
 use snapsolve::sudoku_photo::eval::{
     Confusion, EvalPhotos, PRECISE_CORNER_CELLS, PhotoResult, evaluate_photo, selected, summarize,
 };
@@ -44,6 +45,13 @@ pub enum EvalCommand {
         /// Read the training photos instead (for tuning grid finding, never a result).
         #[arg(long)]
         train: bool,
+        /// Spoil every photo before reading it, to see how the reader copes
+        /// with what the labelled photos do not show: warm, cold, dark,
+        /// small, turned, jpeg, bright, defocused, shaken, tiny, grainy,
+        /// tilted, long-lens (as `eval set-photos --distort`). Corners are
+        /// then not compared.
+        #[arg(long, value_name = "NAME", value_parser = super::eval_set::distortion_name)]
+        distort: Option<Distortion>,
         /// List every photo read wrong.
         #[arg(long)]
         verbose: bool,
@@ -55,7 +63,7 @@ pub enum EvalCommand {
 
 /// Runs an evaluation.
 pub fn run(command: EvalCommand) -> CliResult {
-    let (labels, root, weights, validation, train, verbose, json) = match command {
+    let (labels, root, weights, validation, train, distort, verbose, json) = match command {
         EvalCommand::SetPhotos(args) => return super::eval_set::run(&args, true),
         EvalCommand::SetCards(args) => return super::eval_set::run(&args, false),
         EvalCommand::SetStress(args) => return super::eval_stress::run(&args),
@@ -66,9 +74,12 @@ pub fn run(command: EvalCommand) -> CliResult {
             weights,
             validation,
             train,
+            distort,
             verbose,
             json,
-        } => (labels, root, weights, validation, train, verbose, json),
+        } => (
+            labels, root, weights, validation, train, distort, verbose, json,
+        ),
     };
     let photos = read_labels(&labels).map_err(CliError::usage)?;
     let reader = if weights.is_empty() {
@@ -97,7 +108,7 @@ pub fn run(command: EvalCommand) -> CliResult {
     let skipped = photos.len() - chosen.len() - mislabelled.len();
     let results: Vec<_> = chosen
         .iter()
-        .map(|p| evaluate_photo(&root, p, &reader))
+        .map(|p| evaluate_photo(&root, p, &reader, distort))
         .collect();
     let summary = summarize(&results);
     if json {
@@ -112,7 +123,7 @@ pub fn run(command: EvalCommand) -> CliResult {
             .collect();
         outln!(
             "{}",
-            json!({ "skipped_trained_on": skipped, "kinds": kinds,
+            json!({ "skipped_trained_on": skipped, "distortion": distort.map(Distortion::name), "kinds": kinds,
                 "left_out_mislabelled": mislabelled.iter().map(|(image, why)| json!({"image": image, "why": why})).collect::<Vec<_>>() })
         );
         return Ok(());
@@ -138,6 +149,12 @@ pub fn run(command: EvalCommand) -> CliResult {
         }
     }
     outln!("{} photos read, {skipped} skipped", chosen.len());
+    if let Some(distortion) = distort {
+        outln!(
+            "every photo spoilt first: {} (corners not compared)",
+            distortion.name()
+        );
+    }
     for (image, why) in &mislabelled {
         outln!("left out {image}: its label describes another page ({why})");
     }

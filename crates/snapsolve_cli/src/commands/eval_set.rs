@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
-use snapsolve::set_photo::distort::{CropSpoiler, Distortion};
+use snapsolve::distort::{CropSpoiler, Distortion};
 use snapsolve::set_photo::draw_answer;
 use snapsolve::set_photo::eval::{
     AttributeConfusion, PhotoRead, PhotoScores, PhotoSpoil, Scores, evaluate_crops,
@@ -79,7 +79,7 @@ fn share_of_bytes(text: &str) -> Result<f32, String> {
     }
 }
 
-fn distortion_name(name: &str) -> Result<Distortion, String> {
+pub(super) fn distortion_name(name: &str) -> Result<Distortion, String> {
     Distortion::by_name(name).ok_or_else(|| {
         let names: Vec<&str> = Distortion::ALL.iter().map(|d| d.name()).collect();
         format!("no distortion {name:?}; there are {}", names.join(", "))

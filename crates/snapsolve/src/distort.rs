@@ -1,6 +1,6 @@
-//! Changes made to every photo before it is read, to see how the reader copes
+//! Changes made to every photo before it is read, to see how a reader copes
 //! with conditions the labelled photos do not show (`snapsolve eval set-photos
-//! --distort NAME`): a tungsten or shade cast, a dim room, a small webcam
+//! --distort NAME`, `snapsolve eval sudoku-photos --distort NAME`): a tungsten or shade cast, a dim room, a small webcam
 //! frame, a camera held sideways, heavy JPEG compression, and the harder
 //! ends of a phone's video: overexposed, out of focus, shaken, a far-off
 //! frame, a dim room's grain.
@@ -16,7 +16,9 @@ use rand::rngs::StdRng;
 use snapsolve_synth::Camera;
 use snapsolve_vision::Photo;
 
-use super::stress::PHONE_FOCAL;
+/// A phone's main camera: focal length over the picture's longer side (the
+/// camera [`Distortion::Tilted`] turns, and the stress suite's usual lens).
+pub const PHONE_FOCAL: f32 = 0.75;
 
 /// One way of spoiling a photo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
