@@ -212,6 +212,13 @@ const MAX_BESIDE_INK: f32 = 0.3;
 /// photos: sudoku grids 0.42 and up, SET table photos at most 0.34.)
 const MIN_LINE_CONTRAST: f32 = 0.38;
 
+/// A sudoku grid is square: its outline's narrower mean side is at least
+/// this share of its wider one, as seen 60 degrees off straight down. (A
+/// page's second puzzle cut by the photo's edge, four columns wide, was fitted
+/// as a whole grid of tall thin cells: validation photo mixed/image96 under a
+/// cold cast, whose own grid's faint inner lines then fell short.)
+const MIN_SQUARENESS: f32 = 0.5;
+
 /// How much lower the line score of the full-resolution refit may be.
 const REFINE_SLACK: f32 = 0.1;
 
@@ -221,11 +228,21 @@ const WITHIN_AREA_SHARE: f32 = 0.25;
 
 impl FoundGrid {
     /// Whether the lattice looks like printed grid lines on paper: enough lines
-    /// found, and clear paper beside them.
+    /// found, clear paper beside them, and about square.
     pub fn is_grid_like(&self) -> bool {
-        self.line_score >= lattice::MIN_LINE_SCORE
+        self.squareness() >= MIN_SQUARENESS
+            && self.line_score >= lattice::MIN_LINE_SCORE
             && self.beside_ink <= MAX_BESIDE_INK
             && self.line_score - self.beside_ink >= MIN_LINE_CONTRAST
+    }
+
+    /// The narrower mean of two opposite sides over the wider.
+    fn squareness(&self) -> f32 {
+        let [a, b, c, d] = self.corners;
+        let side = |p: (f32, f32), q: (f32, f32)| (p.0 - q.0).hypot(p.1 - q.1);
+        let across = (side(a, b) + side(d, c)) / 2.0;
+        let down = (side(a, d) + side(b, c)) / 2.0;
+        across.min(down) / across.max(down).max(f32::EPSILON)
     }
 
     /// The weaker of the inner and the outer lines' share of samples found,
