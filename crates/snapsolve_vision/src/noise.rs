@@ -4,7 +4,9 @@
 //! ink (a pale open outline, thin stripes) sinks into: the card network reads
 //! the grain as stripes and doubts the card is one. The table reader measures
 //! the grain and, on a grainy picture only, also names each card crop
-//! smoothed (`snapsolve::set_photo::classify::SmoothedCrops`).
+//! smoothed (`snapsolve::set_photo::classify::SmoothedCrops`); the sudoku
+//! reader cuts a grainy photo's cells from a smoothed grey
+//! (`snapsolve::sudoku_photo`).
 //!
 //! The level is Immerkær's estimate ("Fast noise variance estimation", 1996):
 //! the mask
