@@ -17,7 +17,7 @@ use image::{GrayImage, RgbImage};
 use snapsolve_vision::blur::gaussian_blur;
 pub use snapsolve_vision::grid::Quad;
 use snapsolve_vision::grid::{
-    CellInk, Lattice, darkest_channel, find_grid, sample_cells, turn_cells,
+    CellInk, Lattice, darkest_channel, find_grid, mean_sides, sample_cells, turn_cells,
 };
 use snapsolve_vision::noise::{NOISY, noise_level};
 
@@ -118,9 +118,8 @@ fn cells_source<'a>(
     if noise_level(photo) < NOISY {
         return Cow::Borrowed(gray);
     }
-    let [a, b, c, d] = lattice.corners();
-    let side = |p: (f32, f32), q: (f32, f32)| (p.0 - q.0).hypot(p.1 - q.1);
-    let cell = (side(a, b) + side(b, c) + side(c, d) + side(d, a)) / 36.0;
+    let [across, down] = mean_sides(&lattice.corners());
+    let cell = (across + down) / 18.0;
     Cow::Owned(gaussian_blur(gray, (GRAINY_CELL_SIGMA * cell).max(0.1)))
 }
 

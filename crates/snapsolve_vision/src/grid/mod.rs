@@ -144,8 +144,9 @@ pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
             .collect()
     };
     // Stretched greys only where the photo's own show no grid at all (a dim
-    // lamp) or only weak ones ([`STRETCH_BELOW`]): the digit network learnt its cells from lattices fitted on the
-    // photo's greys, and print cut by stretched ones loses a few blurred 6s
+    // lamp) or only weak ones ([`STRETCH_BELOW`]): the digit network learnt
+    // its cells from lattices fitted on the photo's greys, and print cut by
+    // stretched ones loses a few blurred 6s
     // to 5 (training photos: 2 printed grids fewer, though their corners
     // come closer); stretched greys for each outline whose own show too few
     // lines let a box beside two filled-in grids win.
@@ -185,6 +186,17 @@ pub fn find_grid(gray: &GrayImage) -> Option<FoundGrid> {
         _ => best.scaled(factor),
     };
     Some(followed(gray, refined, greys))
+}
+
+/// The mean lengths of an outline's top and bottom sides, and of its left and
+/// right ones, in its pixels (corners clockwise from the top left).
+pub fn mean_sides(quad: &Quad) -> [f32; 2] {
+    let [a, b, c, d] = *quad;
+    let side = |p: Point, q: Point| (p.0 - q.0).hypot(p.1 - q.1);
+    [
+        (side(a, b) + side(d, c)) / 2.0,
+        (side(a, d) + side(b, c)) / 2.0,
+    ]
 }
 
 /// The grid with its lines followed across a fold ([`follow`]), again from
@@ -256,10 +268,7 @@ impl FoundGrid {
 
     /// The narrower mean of two opposite sides over the wider.
     fn squareness(&self) -> f32 {
-        let [a, b, c, d] = self.corners;
-        let side = |p: (f32, f32), q: (f32, f32)| (p.0 - q.0).hypot(p.1 - q.1);
-        let across = (side(a, b) + side(d, c)) / 2.0;
-        let down = (side(a, d) + side(b, c)) / 2.0;
+        let [across, down] = mean_sides(&self.corners);
         across.min(down) / across.max(down).max(f32::EPSILON)
     }
 
@@ -326,6 +335,25 @@ pub fn quad_area(q: &Quad) -> f32 {
 mod tests {
     use super::*;
     use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp};
+
+    #[test]
+    fn a_lattice_of_tall_thin_cells_is_no_grid_however_clear_its_lines() {
+        // A page's second puzzle cut by the photo's edge, four of its columns
+        // in the picture, fitted as nine: every line found, clean paper.
+        let found = |width: f32| FoundGrid {
+            corners: [(0.0, 0.0), (width, 0.0), (width, 400.0), (0.0, 400.0)],
+            lattice: Lattice {
+                points: [[(0.0, 0.0); 10]; 10],
+            },
+            line_score: 0.9,
+            outer_line_score: 1.0,
+            beside_ink: 0.02,
+        };
+        assert_eq!(mean_sides(&found(180.0).corners), [180.0, 400.0]);
+        assert!(!found(180.0).is_grid_like(), "0.45 as wide as tall");
+        assert!(found(220.0).is_grid_like(), "0.55: a grid seen steeply");
+        assert!(found(400.0).is_grid_like());
+    }
 
     /// A white page with a 9 x 9 grid (thick box lines) drawn flat, then put in
     /// perspective; returns the photo and where its outer corners went.
