@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use serde_json::json;
 use snapsolve::distort::Distortion;
 use snapsolve::sudoku_photo::eval::{
@@ -29,58 +29,61 @@ pub enum EvalCommand {
     SudokuStress(super::eval_sudoku_stress::SudokuStressArgs),
     /// Sudoku photos: grids found, cell accuracy, grids exactly right and
     /// milliseconds per photo, per kind. Photos the model was trained on are skipped.
-    SudokuPhotos {
-        /// The labels file (one JSON object per line, as `sudoku/photos.jsonl`).
-        labels: PathBuf,
-        /// The folder the labels' image paths are relative to.
-        #[arg(long)]
-        root: PathBuf,
-        /// Weights to use instead of the committed ones; given more than once,
-        /// the networks' probabilities are averaged.
-        #[arg(long)]
-        weights: Vec<PathBuf>,
-        /// Read the validation photos instead (a training-time check, not a result).
-        #[arg(long, conflicts_with = "train")]
-        validation: bool,
-        /// Read the training photos instead (for tuning grid finding, never a result).
-        #[arg(long)]
-        train: bool,
-        /// Spoil every photo before reading it, to see how the reader copes
-        /// with what the labelled photos do not show: warm, cold, dark,
-        /// small, turned, jpeg, bright, defocused, shaken, tiny, grainy,
-        /// tilted, long-lens (as `eval set-photos --distort`). Corners are
-        /// then not compared.
-        #[arg(long, value_name = "NAME", value_parser = super::eval_set::distortion_name)]
-        distort: Option<Distortion>,
-        /// List every photo read wrong.
-        #[arg(long)]
-        verbose: bool,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    SudokuPhotos(SudokuPhotosArgs),
+}
+
+/// `snapsolve eval sudoku-photos`.
+#[derive(Args, Debug)]
+pub struct SudokuPhotosArgs {
+    /// The labels file (one JSON object per line, as `sudoku/photos.jsonl`).
+    labels: PathBuf,
+    /// The folder the labels' image paths are relative to.
+    #[arg(long)]
+    root: PathBuf,
+    /// Weights to use instead of the committed ones; given more than once,
+    /// the networks' probabilities are averaged.
+    #[arg(long)]
+    weights: Vec<PathBuf>,
+    /// Read the validation photos instead (a training-time check, not a result).
+    #[arg(long, conflicts_with = "train")]
+    validation: bool,
+    /// Read the training photos instead (for tuning grid finding, never a result).
+    #[arg(long)]
+    train: bool,
+    /// Spoil every photo before reading it, to see how the reader copes
+    /// with what the labelled photos do not show: warm, cold, dark,
+    /// small, turned, jpeg, bright, defocused, shaken, tiny, grainy,
+    /// tilted, long-lens (as `eval set-photos --distort`). Corners are
+    /// then not compared.
+    #[arg(long, value_name = "NAME", value_parser = super::eval_set::distortion_name)]
+    distort: Option<Distortion>,
+    /// List every photo read wrong.
+    #[arg(long)]
+    verbose: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs an evaluation.
 pub fn run(command: EvalCommand) -> CliResult {
-    let (labels, root, weights, validation, train, distort, verbose, json) = match command {
+    let args = match command {
         EvalCommand::SetPhotos(args) => return super::eval_set::run(&args, true),
         EvalCommand::SetCards(args) => return super::eval_set::run(&args, false),
         EvalCommand::SetStress(args) => return super::eval_stress::run(&args),
         EvalCommand::SudokuStress(args) => return super::eval_sudoku_stress::run(&args),
-        EvalCommand::SudokuPhotos {
-            labels,
-            root,
-            weights,
-            validation,
-            train,
-            distort,
-            verbose,
-            json,
-        } => (
-            labels, root, weights, validation, train, distort, verbose, json,
-        ),
+        EvalCommand::SudokuPhotos(args) => args,
     };
+    let SudokuPhotosArgs {
+        labels,
+        root,
+        weights,
+        validation,
+        train,
+        distort,
+        verbose,
+        json,
+    } = args;
     let photos = read_labels(&labels).map_err(CliError::usage)?;
     let reader = if weights.is_empty() {
         DigitReader::embedded()
